@@ -1,0 +1,1 @@
+"""INT8 calibration: entropy ranges, Q/DQ graphs and TensorRT caches (calibration issue)."""

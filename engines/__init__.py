@@ -1,0 +1,1 @@
+"""Engine builders and manifests for ONNX Runtime, TensorRT and RKNN (engines issue)."""

@@ -1,0 +1,1 @@
+"""Model export to ONNX (PyTorch side): filled by the models and export issues."""

@@ -1,0 +1,148 @@
+"""Cantonese text to model tokens: normalise, look up Jyutping, split into onset/rime/tone tokens."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
+from .jyutping import JyutpingError, Syllable, parse_syllable
+from .lexicon import load_lexicon
+from .normalize import normalize
+
+log = logging.getLogger("cantoedge.frontend")
+
+Unit = Syllable | str  # a syllable, or a pause token name such as "<,>"
+
+
+class FrontendError(ValueError):
+    """Text the frontend cannot turn into speech."""
+
+
+class UnknownCharacterError(FrontendError):
+    """Characters without a reading, raised in strict mode."""
+
+    def __init__(self, chars: Sequence[str]):
+        self.chars = list(dict.fromkeys(chars))
+        super().__init__("no reading for: " + " ".join(f"{c!r} (U+{ord(c):04X})" for c in self.chars))
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """The model's input: phone ids with a parallel tone stream, and which syllable each token belongs to."""
+
+    phones: list[str]
+    tokens: list[int]
+    tones: list[int]
+    syllable_index: list[int]  # -1 for pause tokens
+
+
+@dataclass(frozen=True)
+class G2PResult:
+    text: str
+    graphemes: list[str]  # the character (or letter) each syllable was read from
+    jyutping: list[str]  # one entry per spoken syllable
+    encoded: Encoded
+    unknown: list[str] = field(default_factory=list)
+
+    @property
+    def tokens(self) -> list[int]:
+        return self.encoded.tokens
+
+    @property
+    def tones(self) -> list[int]:
+        return self.encoded.tones
+
+    def to_json(self) -> dict:
+        return {
+            "text": self.text,
+            "jyutping": self.jyutping,
+            "tokens": self.encoded.tokens,
+            "tones": self.encoded.tones,
+            "phones": self.encoded.phones,
+            "unknown": self.unknown,
+        }
+
+
+def encode_units(units: Sequence[Unit], inventory: Inventory | None = None) -> Encoded:
+    """Syllables and pauses to tokens: <sil> first, pauses merged, a final pause or <sil> last."""
+    inv = inventory or load_inventory()
+    phones, tones = [SIL], [0]
+    for unit in units:
+        if isinstance(unit, Syllable):
+            for phone in inv.syllable_phones(unit):
+                phones.append(phone)
+                tones.append(unit.tone)
+        elif unit in PAUSES:
+            last = phones[-1]
+            if last in PAUSES:
+                if len(phones) > 1 and PAUSE_STRENGTH[unit] > PAUSE_STRENGTH[last]:
+                    phones[-1] = unit  # "?!" keeps the question; nothing pauses before speech starts
+                continue
+            phones.append(unit)
+            tones.append(0)
+        else:
+            raise FrontendError(f"unknown unit {unit!r}")
+    if phones[-1] not in PAUSES or len(phones) == 1:
+        phones.append(SIL)
+        tones.append(0)
+    return Encoded(phones, [inv.id(p) for p in phones], tones, syllable_index(phones))
+
+
+class Frontend:
+    """Text to syllables and tokens, with numpy-free pure-Python lookups (device safe)."""
+
+    def __init__(self, lexicon: dict[str, str] | None = None, inventory: Inventory | None = None,
+                 strict: bool = False):
+        import ToJyutping
+
+        self.inventory = inventory or load_inventory()
+        self.strict = strict
+        entries = load_lexicon() if lexicon is None else lexicon
+        self._converter = ToJyutping.customize(entries) if entries else ToJyutping.ToJyutping
+
+    def read_han(self, text: str) -> list[tuple[str, str | None]]:
+        """(character, syllable or None) for each character of a Han run, words matched in context."""
+        out: list[tuple[str, str | None]] = []
+        for chunk, reading in self._converter.get_jyutping_list(text):
+            syls = reading.split() if reading else []
+            if len(syls) == len(chunk):
+                out.extend(zip(chunk, syls))
+            else:
+                out.extend((ch, None) for ch in chunk)
+        return out
+
+    def __call__(self, text: str) -> G2PResult:
+        if not text or not text.strip():
+            raise FrontendError("empty text: nothing to say")
+        segments, dropped = normalize(text)
+        units: list[Unit] = []
+        graphemes: list[str] = []
+        unknown = [d.char for d in dropped]
+        for seg in segments:
+            if seg.kind == "pause":
+                units.append(seg.text)
+                continue
+            if seg.kind == "reading":
+                pairs: list[tuple[str, str | None]] = [(seg.text, j) for j in seg.jyutping]
+            else:
+                pairs = self.read_han(seg.text)
+            for grapheme, reading in pairs:
+                try:
+                    syl = parse_syllable(reading) if reading else None
+                except JyutpingError:
+                    syl = None
+                if syl is None:
+                    unknown.append(grapheme)
+                    continue
+                units.append(syl)
+                graphemes.append(grapheme)
+        if unknown:
+            if self.strict:
+                raise UnknownCharacterError(unknown)
+            log.warning("skipped characters without a reading: %s", " ".join(dict.fromkeys(unknown)))
+        if not graphemes:
+            raise FrontendError(f"no speakable text in {text[:40]!r}")
+        return G2PResult(text, graphemes, [str(u) for u in units if isinstance(u, Syllable)],
+                         encode_units(units, self.inventory), unknown)

@@ -1,0 +1,44 @@
+"""The word lexicon derived from HKCanCor's hand annotation, layered over ToJyutping's dictionary."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from .jyutping import JyutpingError, parse_jyutping
+
+
+class LexiconError(ValueError):
+    """A lexicon file with a malformed line."""
+
+
+def parse_lexicon(text: str, source: str = "lexicon") -> dict[str, str]:
+    """``word<TAB>jyutping`` lines (``#`` comments allowed); one syllable per character is enforced."""
+    entries: dict[str, str] = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, _, reading = line.partition("\t")
+        try:
+            syls = parse_jyutping(reading)
+        except JyutpingError as exc:
+            raise LexiconError(f"{source}:{lineno}: {exc}") from exc
+        if len(syls) != len(word):
+            raise LexiconError(f"{source}:{lineno}: {word!r} has {len(word)} characters but {len(syls)} syllables")
+        entries[word] = " ".join(str(s) for s in syls)
+    return entries
+
+
+def load_lexicon(path: str | Path | None = None) -> dict[str, str]:
+    """The bundled lexicon (runtime/data/lexicon.tsv) or a user's file in the same format."""
+    if path is None:
+        return _bundled()
+    return parse_lexicon(Path(path).read_text("utf-8"), str(path))
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> dict[str, str]:
+    text = resources.files("cantoedge.runtime").joinpath("data/lexicon.tsv").read_text("utf-8")
+    return parse_lexicon(text, "lexicon.tsv")

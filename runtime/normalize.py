@@ -1,0 +1,198 @@
+"""Text normalisation: what real Cantonese text contains, turned into Han text, fixed readings and pauses.
+
+Readings chosen (documented in the README):
+- integers as cardinals (105 -> 一百零五); a lone 2 before a measure word is 兩 (2個 -> 兩個), but not
+  before 月/日/號/樓/期 (2月 -> 二月);
+- decimals 三點一四; percentages 百分之五十; negative numbers 負;
+- dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
+  5/3/2024 is day/month/year;
+- times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒;
+- money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, 100蚊 as written;
+- phone numbers (+852 9123 4567, 2345-6789) digit by digit;
+- Latin letters are spelled with Hong Kong letter names (OK -> ou1 kei1); words are spelled too;
+- emoji, symbols without a reading and control characters are dropped; punctuation becomes pauses.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
+from .numbers import read_decimal, read_digits, read_integer
+
+# Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
+LETTER_READINGS: dict[str, tuple[str, ...]] = {
+    "a": ("ei1",), "b": ("bi1",), "c": ("si1",), "d": ("di1",), "e": ("ji1",), "f": ("e1", "fu4"),
+    "g": ("zi1",), "h": ("ei1", "cyu4"), "i": ("aai1",), "j": ("zei1",), "k": ("kei1",),
+    "l": ("e1", "lou2"), "m": ("e1", "mu4"), "n": ("e1", "nu4"), "o": ("ou1",), "p": ("pi1",),
+    "q": ("kiu1",), "r": ("aa1", "lou2"), "s": ("e1", "si2"), "t": ("ti1",), "u": ("ju1",),
+    "v": ("wi1",), "w": ("daa1", "bo1", "liu1"), "x": ("ek1", "si2"), "y": ("waai1",), "z": ("zi1",),
+}
+
+PUNCTUATION_PAUSES: dict[str, str] = {
+    **dict.fromkeys(",、;:，；：…—–-~～·", PAUSE_COMMA),
+    **dict.fromkeys(".。｡", PAUSE_STOP),
+    **dict.fromkeys("?？", PAUSE_QUESTION),
+    **dict.fromkeys("!！", PAUSE_EXCLAIM),
+}
+# Brackets and quotes carry no sound; they are dropped without a warning.
+SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|")
+SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "℃": "度", "%": "%"}
+_NO_TWO_BEFORE = set("月日號樓期")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One piece of normalised text: Han characters, a fixed reading, or a pause."""
+
+    kind: str  # "han" | "reading" | "pause"
+    text: str
+    jyutping: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A character that has no reading and was left out."""
+
+    char: str
+    position: int
+
+
+def is_han(ch: str) -> bool:
+    cp = ord(ch)
+    return (
+        0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x3134F
+        or 0xF900 <= cp <= 0xFAFF or ch == "〇"
+    )
+
+
+def _is_ignorable(ch: str) -> bool:
+    """Emoji, pictographs, variation selectors and control/format characters: not speech."""
+    cat = unicodedata.category(ch)
+    return cat in ("Cc", "Cf", "Co", "Cs", "So", "Sk", "Mn", "Me") or 0xFE00 <= ord(ch) <= 0xFE0F
+
+
+def _money(m: re.Match[str]) -> str:
+    prefix, whole, frac = m.group(1), m.group(2).replace(",", ""), (m.group(3) or "")[1:]
+    if prefix.upper().startswith("HK") or prefix == "港幣":
+        return read_decimal(whole + ("." + frac.rstrip("0") if frac.rstrip("0") else "")) + "港元"
+    text = (_count(int(whole)) + "蚊") if int(whole) or not frac else ""
+    frac = (frac + "00")[:2]
+    if frac[0] != "0":
+        text += _count(int(frac[0])) + "毫"
+    if frac[1] != "0":
+        text += _count(int(frac[1])) + "仙"
+    return text or "零蚊"
+
+
+def _count(n: int) -> str:
+    """A cardinal used before a measure word: 2 becomes 兩."""
+    return "兩" if n == 2 else read_integer(n)
+
+
+def _date(year: str, month: str, day: str, day_mark: str) -> str:
+    return f"{read_digits(year)}年{read_integer(int(month))}月{read_integer(int(day))}{day_mark}"
+
+
+def _time(m: re.Match[str]) -> str:
+    hour, minute, second = int(m.group(1)), int(m.group(2)), m.group(3)
+    text = _count(hour) + "點"
+    if minute == 30 and not second:
+        text += "半"
+    elif minute or second:
+        text += ("零" if minute < 10 else "") + read_integer(minute) + "分"
+    if second:
+        text += read_integer(int(second)) + "秒"
+    return text
+
+
+def _integer(m: re.Match[str]) -> str:
+    value = int(m.group(0).replace(",", ""))
+    following = m.string[m.end(): m.end() + 1]
+    if value == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE:
+        return "兩"
+    if following == "年" and len(m.group(0)) == 4:
+        return read_digits(m.group(0))  # a year
+    return read_integer(value)
+
+
+_RULES: list[tuple[re.Pattern[str], object]] = [
+    (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(?!\d)", re.I), _money),
+    (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
+     lambda m: _date(m.group(1), m.group(2), m.group(3), m.group(4) or "號")),
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
+     lambda m: _date(m.group(3), m.group(2), m.group(1), "號")),
+    (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _time),
+    (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
+     lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3))),
+    (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
+     lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1))),
+    (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"), lambda m: read_decimal(m.group(0))),
+    (re.compile(r"(?:(?<=^)|(?<=[\s(（]))-(?=\d)"), lambda m: "負"),
+    (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), _integer),
+]
+
+
+def _expand_numbers(text: str) -> str:
+    for pattern, repl in _RULES:
+        text = pattern.sub(repl, text)  # type: ignore[arg-type]
+    return text
+
+
+def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
+    """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text)
+    text = _expand_numbers(text)
+    segments: list[Segment] = []
+    dropped: list[Dropped] = []
+    han: list[str] = []
+
+    def flush() -> None:
+        if han:
+            segments.append(Segment("han", "".join(han)))
+            han.clear()
+
+    def pause(kind: str) -> None:
+        flush()
+        if segments and segments[-1].kind == "pause":
+            prev = segments[-1].text
+            if PAUSE_STRENGTH[kind] > PAUSE_STRENGTH[prev]:
+                segments[-1] = Segment("pause", kind)
+            return
+        if segments:  # a pause before any speech is just leading silence
+            segments.append(Segment("pause", kind))
+
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if is_han(ch):
+            han.append(ch)
+        elif ch.isascii() and ch.isalpha():
+            j = i
+            while j < len(text) and text[j].isascii() and text[j].isalpha():
+                j += 1
+            flush()
+            for letter in text[i:j].lower():
+                segments.append(Segment("reading", letter.upper(), LETTER_READINGS[letter]))
+            i = j
+            continue
+        elif ch in PUNCTUATION_PAUSES:
+            pause(PUNCTUATION_PAUSES[ch])
+        elif ch in SYMBOL_READINGS and ch != "%":
+            reading = SYMBOL_READINGS[ch]
+            if reading.isascii():
+                flush()
+                for letter in reading:
+                    segments.append(Segment("reading", letter.upper(), LETTER_READINGS[letter]))
+            else:
+                han.append(reading)
+        elif ch.isspace() or ch in SILENT_MARKS or _is_ignorable(ch):
+            pass
+        else:
+            dropped.append(Dropped(ch, i))
+        i += 1
+    flush()
+    return segments, dropped

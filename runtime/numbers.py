@@ -1,0 +1,65 @@
+"""Cantonese readings of numbers, written as Han numerals so the G2P reads them like any other text."""
+
+from __future__ import annotations
+
+DIGITS = "零一二三四五六七八九"
+_UNITS = ("", "十", "百", "千")
+_GROUPS = ("", "萬", "億", "兆")
+
+
+def read_digits(digits: str) -> str:
+    """Digit by digit, as phone numbers, years and decimals are read (2024 -> 二零二四)."""
+    return "".join(DIGITS[int(d)] for d in digits if d.isdigit())
+
+
+def _read_group(n: int) -> str:
+    """0 < n < 10000, without leading zeros; 零 marks a gap between non-zero digits."""
+    out, pending_zero = [], False
+    for pos in range(3, -1, -1):
+        d = n // 10**pos % 10
+        if d == 0:
+            pending_zero = bool(out)
+            continue
+        if pending_zero:
+            out.append("零")
+            pending_zero = False
+        out.append(DIGITS[d] + _UNITS[pos])
+    return "".join(out)
+
+
+def read_integer(n: int) -> str:
+    """Spoken cardinal: 10 -> 十, 105 -> 一百零五, 200 -> 兩百, 20000 -> 兩萬, -3 -> 負三."""
+    if n < 0:
+        return "負" + read_integer(-n)
+    if n == 0:
+        return "零"
+    if n >= 10**16:
+        return read_digits(str(n))
+    groups = []
+    while n:
+        groups.append(n % 10000)
+        n //= 10000
+    out, need_zero = [], False
+    for idx in range(len(groups) - 1, -1, -1):
+        g = groups[idx]
+        if g == 0:
+            need_zero = bool(out)
+            continue
+        if out and (need_zero or g < 1000):
+            out.append("零")
+        need_zero = False
+        out.append(_read_group(g) + _GROUPS[idx])
+    text = "".join(out)
+    if text.startswith("一十"):
+        text = text[1:]  # 10..19 read 十X, as in speech
+    for unit in ("百", "千", "萬", "億"):
+        if text.startswith("二" + unit):
+            text = "兩" + text[1:]  # 兩百, 兩千, 兩萬: the counting form
+    return text
+
+
+def read_decimal(text: str) -> str:
+    """``3.14`` -> 三點一四; the integer part as a cardinal, the fraction digit by digit."""
+    whole, _, frac = text.partition(".")
+    head = read_integer(int(whole.replace(",", "") or "0"))
+    return head + ("點" + read_digits(frac) if frac else "")
