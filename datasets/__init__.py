@@ -1,0 +1,1 @@
+"""Corpus building (build side): HKCanCor, espeak-ng rendering, features, manifests."""

@@ -1,0 +1,153 @@
+"""Renders HKCanCor with espeak-ng into a training corpus: wavs, features, durations and a manifest."""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing as mp
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.fileio import atomic_write
+from cantoedge.runtime.frontend import Encoded, Unit, encode_units
+from cantoedge.runtime.jyutping import Syllable, parse_syllable
+from cantoedge.runtime.manifest import Record, write_manifest
+from cantoedge.runtime.normalize import PUNCTUATION_PAUSES
+from cantoedge.runtime.wavio import write_wav
+
+from .align import AlignmentError, durations_in_frames, espeak_text, token_starts
+from .espeak import Espeak
+from .features import Features, extract
+from .hkcancor import HKUtterance, load_clean
+
+log = logging.getLogger("cantoedge.corpus")
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    out_dir: Path
+    utterances: int
+    rendered: int  # this run
+    resumed: int  # already done before this run
+    skipped: int  # could not be aligned
+    audio_hours: float
+    wall_s: float
+
+
+def utterance_units(utt: HKUtterance) -> list[Unit]:
+    """Hand syllables and punctuation pauses of one corpus utterance, in order."""
+    units: list[Unit] = []
+    for word in utt.words:
+        if word.syllables:
+            units.extend(parse_syllable(s) for s in word.syllables)
+        else:
+            marks = [PUNCTUATION_PAUSES[ch] for ch in word.text if ch in PUNCTUATION_PAUSES]
+            units.extend(marks[:1])
+    return units
+
+
+def render(utt: HKUtterance, espeak: Espeak, out_dir: Path) -> Record:
+    """Render one utterance and write its wav and features (atomically); returns its manifest record."""
+    units = utterance_units(utt)
+    syllables = [u for u in units if isinstance(u, Syllable)]
+    encoded = encode_units(units)
+    rendering = espeak.synth_isolated(espeak_text(encoded, syllables))
+    if rendering.sample_rate != AUDIO.sample_rate:
+        raise AlignmentError(f"espeak rendered {rendering.sample_rate} Hz, expected {AUDIO.sample_rate}")
+    audio = rendering.audio.astype(np.float32) / 32768.0
+    durations = durations_in_frames(token_starts(encoded, syllables, rendering.events), audio.size)
+    feats = extract(audio)
+    assert int(durations.sum()) == feats.n_frames
+    wav_rel, feat_rel = f"wavs/{utt.id}.wav", f"features/{utt.id}.npz"
+    write_wav(out_dir / wav_rel, rendering.audio, AUDIO.sample_rate)
+    save_features(out_dir / feat_rel, feats, durations, encoded)
+    return Record(
+        id=utt.id, text=utt.text, jyutping=[str(s) for s in syllables], tokens=encoded.tokens,
+        tones=encoded.tones, phones=encoded.phones, wav=wav_rel, features=feat_rel, n_frames=feats.n_frames,
+        n_samples=int(audio.size), sample_rate=AUDIO.sample_rate, split=utt.split,
+    )
+
+
+def save_features(path: Path, feats: Features, durations: np.ndarray, encoded: Encoded) -> None:
+    """One .npz per utterance (loaded without pickles): mel, f0, voiced, energy, durations, tokens, tones."""
+    arrays = dict(mel=feats.mel, f0=feats.f0, voiced=feats.voiced, energy=feats.energy, durations=durations,
+                  tokens=np.asarray(encoded.tokens, np.int32), tones=np.asarray(encoded.tones, np.int8))
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+
+    atomic_write(path, write)
+
+
+# One synthesiser per worker process (libespeak-ng keeps global state).
+_worker: dict = {}
+
+
+def _init_worker(out_dir: str) -> None:
+    _worker["espeak"] = Espeak()
+    _worker["out"] = Path(out_dir)
+
+
+def _meta_path(out_dir: Path, utt_id: str) -> Path:
+    return out_dir / "meta" / f"{utt_id}.json"
+
+
+def _work(utt: HKUtterance) -> dict:
+    """Render and leave a meta/<id>.json marker last, so a killed build resumes where it stopped."""
+    out = _worker["out"]
+    try:
+        result = {"record": asdict(render(utt, _worker["espeak"], out))}
+    except AlignmentError as exc:
+        result = {"id": utt.id, "error": str(exc)}
+    atomic_write(_meta_path(out, utt.id),
+                 lambda tmp: Path(tmp).write_text(json.dumps(result, ensure_ascii=False), "utf-8"))
+    return result
+
+
+def _read_meta(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None  # a damaged marker: render again
+
+
+def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
+                 utterances: Sequence[HKUtterance] | None = None, progress: bool = True) -> BuildSummary:
+    """Render the clean HKCanCor utterances (or the first ``limit``), resuming any earlier run."""
+    from tqdm import tqdm
+
+    start = time.perf_counter()
+    out_dir = Path(out_dir)
+    utts = list(utterances if utterances is not None else load_clean())
+    if limit is not None:
+        utts = utts[:limit]
+    results: dict[str, dict] = {}
+    todo = []
+    for utt in utts:
+        meta = _read_meta(_meta_path(out_dir, utt.id))
+        if meta is not None:
+            results[utt.id] = meta
+        else:
+            todo.append(utt)
+    resumed = len(results)
+    if todo:
+        ctx = mp.get_context("spawn")  # lean workers: they fork per utterance (Espeak.synth_isolated)
+        with tqdm(total=len(todo), desc="rendering", unit="utt", disable=not progress) as bar, \
+                ctx.Pool(max(1, workers), initializer=_init_worker, initargs=(str(out_dir),)) as pool:
+            for res in pool.imap_unordered(_work, todo, chunksize=4):
+                results[res.get("id") or res["record"]["id"]] = res
+                bar.update()
+    records = [Record(**results[u.id]["record"]) for u in utts if "record" in results[u.id]]
+    skipped = [results[u.id] for u in utts if "error" in results[u.id]]
+    for item in skipped[:5]:
+        log.warning("skipped %s: %s", item["id"], item["error"])
+    write_manifest(records, out_dir)
+    hours = sum(r.n_samples for r in records) / AUDIO.sample_rate / 3600
+    return BuildSummary(out_dir, len(records), len(todo), resumed, len(skipped), hours,
+                        time.perf_counter() - start)

@@ -1,0 +1,92 @@
+"""HKCanCor utterances (shipped inside pycantonese) with their hand Jyutping, ids and a fixed split."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from cantoedge.runtime.jyutping import JyutpingError, parse_jyutping
+from cantoedge.runtime.normalize import PUNCTUATION_PAUSES, SILENT_MARKS, is_han
+
+MIN_CHARS, MAX_CHARS = 5, 40
+
+
+@dataclass(frozen=True)
+class Word:
+    """A corpus token: Han characters with one syllable each, or a punctuation mark (no syllables)."""
+
+    text: str
+    syllables: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HKUtterance:
+    id: str
+    words: tuple[Word, ...]
+    split: str
+
+    @property
+    def text(self) -> str:
+        return "".join(w.text for w in self.words)
+
+    @property
+    def jyutping(self) -> list[str]:
+        return [s for w in self.words for s in w.syllables]
+
+    @property
+    def n_chars(self) -> int:
+        return sum(len(w.syllables) for w in self.words)
+
+
+def split_of(utt_id: str) -> str:
+    """Deterministic 90/5/5 train/val/test split by id hash: stable across corpus sizes and runs."""
+    bucket = int(hashlib.sha1(utt_id.encode()).hexdigest()[:8], 16) % 100
+    return "train" if bucket < 90 else ("val" if bucket < 95 else "test")
+
+
+def _clean_words(tokens) -> tuple[Word, ...] | None:
+    """Words whose Han characters each have one valid syllable, and punctuation; None when unusable."""
+    words = []
+    for tok in tokens:
+        if tok.jyutping:
+            if not all(is_han(ch) for ch in tok.word):
+                return None
+            try:
+                syls = parse_jyutping(tok.jyutping)
+            except JyutpingError:
+                return None
+            if len(syls) != len(tok.word):
+                return None
+            words.append(Word(tok.word, tuple(str(s) for s in syls)))
+        elif tok.word and all(ch in PUNCTUATION_PAUSES or ch in SILENT_MARKS for ch in tok.word):
+            words.append(Word(tok.word, ()))
+        else:
+            return None  # Latin words, symbols, unannotated tokens
+    return tuple(words)
+
+
+def all_utterances() -> Iterator[tuple[str, object]]:
+    """(id, raw pycantonese utterance) for every HKCanCor utterance, in corpus order."""
+    import pycantonese
+
+    for i, utt in enumerate(pycantonese.hkcancor().utterances()):
+        yield f"hkc{i:05d}", utt
+
+
+def load_annotated(min_chars: int = 1, max_chars: int = 10**9) -> list[HKUtterance]:
+    """Utterances whose every token is hand-annotated Han text or punctuation, within a length range."""
+    out = []
+    for utt_id, utt in all_utterances():
+        words = _clean_words(utt.tokens)
+        if not words:
+            continue
+        u = HKUtterance(utt_id, words, split_of(utt_id))
+        if min_chars <= u.n_chars <= max_chars:
+            out.append(u)
+    return out
+
+
+def load_clean() -> list[HKUtterance]:
+    """The clean 5-40 character utterances the corpus is rendered from."""
+    return load_annotated(MIN_CHARS, MAX_CHARS)
