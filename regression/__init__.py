@@ -1,0 +1,1 @@
+"""Accuracy metrics and the tone classifier; numpy only, importable on the device."""

@@ -1,0 +1,94 @@
+"""Tone classifier training and evaluation over a corpus manifest (reference audio or synthesised)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from cantoedge.runtime.inventory import syllable_index
+from cantoedge.runtime.jyutping import parse_syllable
+from cantoedge.runtime.manifest import Record, load_features, read_manifest
+from cantoedge.runtime.wavio import read_wav
+
+from .pitch import yin
+from .tones import SpeakerStats, ToneClassifier, contour_features, syllable_spans, train_classifier
+
+F0Source = Callable[[Path, Record], np.ndarray]
+
+
+def f0_from_features(corpus_dir: Path, record: Record) -> np.ndarray:
+    """The F0 stored with the corpus features."""
+    return load_features(corpus_dir, record)["f0"]
+
+
+def f0_from_audio(corpus_dir: Path, record: Record) -> np.ndarray:
+    """F0 tracked afresh from the utterance's wav: the path synthesised audio takes."""
+    audio, _ = read_wav(Path(corpus_dir) / record.wav)
+    return yin(audio)[0]
+
+
+@dataclass
+class ToneSet:
+    features: np.ndarray
+    tones: np.ndarray  # expected, 1..6
+    utterances: int
+    stats: SpeakerStats
+
+
+def collect(corpus_dir: Path, records: Sequence[Record], f0_source: F0Source = f0_from_features,
+            stats: SpeakerStats | None = None) -> ToneSet:
+    """Contour features and the asked-for tone of every syllable; the speaker's statistics come from
+    the same records unless given."""
+    corpus_dir = Path(corpus_dir)
+    if not records:
+        raise ValueError("no utterances to collect tones from")
+    tracks, durations = [], []
+    for rec in records:
+        tracks.append(f0_source(corpus_dir, rec))
+        durations.append(load_features(corpus_dir, rec)["durations"])
+    stats = stats or SpeakerStats.from_tracks(tracks)
+    feats, tones = [], []
+    for rec, f0, dur in zip(records, tracks, durations):
+        spans = syllable_spans(dur, syllable_index(rec.phones))
+        feats.append(contour_features(f0, spans, stats))
+        tones.extend(parse_syllable(s).tone for s in rec.jyutping)
+    return ToneSet(np.concatenate(feats), np.asarray(tones), len(records), stats)
+
+
+@dataclass
+class ToneReport:
+    accuracy: float
+    syllables: int
+    unvoiced: int  # syllables with too few voiced frames (counted as wrong)
+    per_tone: dict[int, float]
+    confusion: list[list[int]] = field(default_factory=list)  # rows: asked tone 1..6; cols: heard 1..6
+
+    def to_json(self) -> dict:
+        return {"accuracy": self.accuracy, "syllables": self.syllables, "unvoiced": self.unvoiced,
+                "per_tone": {str(k): v for k, v in self.per_tone.items()}, "confusion": self.confusion}
+
+
+def evaluate(classifier: ToneClassifier, toneset: ToneSet) -> ToneReport:
+    pred = classifier.predict(toneset.features)
+    exp = toneset.tones
+    confusion = [[int(np.sum((exp == t) & (pred == h))) for h in range(1, 7)] for t in range(1, 7)]
+    per_tone = {t: float(np.mean(pred[exp == t] == t)) for t in range(1, 7) if np.any(exp == t)}
+    return ToneReport(float(np.mean(pred == exp)), int(exp.size), int(np.sum(pred < 0)), per_tone, confusion)
+
+
+def split_records(corpus_dir: Path, split: str) -> list[Record]:
+    records = [r for r in read_manifest(corpus_dir) if r.split == split]
+    if not records:
+        raise ValueError(f"the corpus in {corpus_dir} has no '{split}' utterances")
+    return records
+
+
+def train_on_corpus(corpus_dir: Path, seed: int = 0) -> tuple[ToneClassifier, ToneReport]:
+    """Train on the training split's stored F0; report accuracy on the validation split's audio."""
+    train = collect(corpus_dir, split_records(corpus_dir, "train"))
+    clf = train_classifier(train.features, train.tones, seed=seed)
+    val = collect(corpus_dir, split_records(corpus_dir, "val"), f0_from_audio)
+    return clf, evaluate(clf, val)
