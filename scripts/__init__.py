@@ -1,0 +1,1 @@
+"""The cantoedge command line: one small module per subcommand."""

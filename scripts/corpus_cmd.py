@@ -1,0 +1,145 @@
+"""``cantoedge corpus``: build the espeak-rendered HKCanCor corpus, import recordings, pick calibration
+sets, regenerate the lexicon and measure G2P (build side)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DEFAULT_CORPUS = "data/corpus"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("corpus", help="build and inspect the training corpus (build side)",
+                       description="Corpus tools. 'build' renders HKCanCor's clean utterances with espeak-ng.")
+    cs = p.add_subparsers(dest="corpus_command", metavar="ACTION", required=True)
+
+    b = cs.add_parser("build", help="render HKCanCor with espeak-ng: wavs, features, durations, manifest",
+                      description="Render the clean 5-40 character HKCanCor utterances from their own Jyutping "
+                                  "with libespeak-ng (voice yue-Latn-jyutping). Resumable: utterances already "
+                                  "rendered in --out are skipped. Needs the apt package espeak-ng.")
+    b.add_argument("--out", default=DEFAULT_CORPUS, help=f"corpus directory (default {DEFAULT_CORPUS})")
+    b.add_argument("--limit", type=int, help="render only the first N clean utterances")
+    b.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(run=_build)
+
+    i = cs.add_parser("import", help="import recordings in LJSpeech layout with MFA TextGrid durations",
+                      description="Import DIR/metadata.csv (id|text[|normalised]) and DIR/wavs/<id>.wav with "
+                                  "durations from TextGrids/<id>.TextGrid (Montreal Forced Aligner, phones tier in "
+                                  "cantoedge phones: align with the dictionary from 'corpus mfa-dict').")
+    i.add_argument("src", help="the LJSpeech-style directory")
+    i.add_argument("--textgrids", required=True, help="directory of <id>.TextGrid files")
+    i.add_argument("--out", required=True, help="corpus directory to write")
+    i.add_argument("--speaker", default="user", help="speaker name for the manifest")
+    i.add_argument("--tier", default="phones", help="TextGrid tier with the phones (default phones)")
+    i.set_defaults(run=_import)
+
+    d = cs.add_parser("mfa-dict", help="write a Montreal-Forced-Aligner dictionary in cantoedge phones")
+    d.add_argument("--out", required=True, help="dictionary file to write")
+    d.set_defaults(run=_mfa_dict)
+
+    c = cs.add_parser("calib-set", help="pick a tone-balanced calibration subset",
+                      description="Greedily pick utterances that cover every tone and every tone pair across "
+                                  "syllable boundaries as evenly as possible; writes the ids and a coverage table.")
+    c.add_argument("--corpus", default=DEFAULT_CORPUS, help=f"corpus directory (default {DEFAULT_CORPUS})")
+    c.add_argument("--size", type=int, default=128, help="number of utterances (default 128)")
+    c.add_argument("--split", default="train", help="choose from this split (default train)")
+    c.add_argument("--out", help="JSON file to write (default CORPUS/calib_set.json; table beside it as .md)")
+    c.set_defaults(run=_calib_set)
+
+    lx = cs.add_parser("lexicon", help="regenerate the bundled lexicon from HKCanCor's training split")
+    lx.add_argument("--out", help="file to write (default: the package's runtime/data/lexicon.tsv)")
+    lx.set_defaults(run=_lexicon)
+
+    e = cs.add_parser("g2p-eval", help="syllable agreement with HKCanCor's hand Jyutping on held-out text",
+                      description="Compare pycantonese, plain ToJyutping and cantoedge's frontend (ToJyutping + "
+                                  "the bundled lexicon) on the held-out 10%% of HKCanCor (val+test splits).")
+    e.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    e.set_defaults(run=_g2p_eval)
+
+
+def _build(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.corpus import build_corpus
+
+    s = build_corpus(Path(args.out), limit=args.limit, workers=args.workers, progress=not args.quiet)
+    print(f"corpus: {s.utterances} utterances, {s.audio_hours:.2f} h of audio in {s.out_dir} "
+          f"({s.rendered} rendered now, {s.resumed} resumed, {s.skipped} skipped) in {s.wall_s:.1f} s")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.importer import import_ljspeech
+
+    s = import_ljspeech(Path(args.src), Path(args.textgrids), Path(args.out), args.speaker, tier=args.tier)
+    print(f"imported {s.imported} utterances ({s.audio_hours:.2f} h) into {args.out}; {len(s.failed)} failed")
+    for line in s.failed:
+        print(f"  {line}", file=sys.stderr)
+    return 0
+
+
+def _mfa_dict(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.importer import mfa_dictionary
+    from cantoedge.runtime.fileio import atomic_write_text
+
+    atomic_write_text(Path(args.out), mfa_dictionary())
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _calib_set(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.calibset import select
+    from cantoedge.runtime.fileio import atomic_write_text
+    from cantoedge.runtime.manifest import read_manifest
+
+    records = [r for r in read_manifest(Path(args.corpus)) if r.split == args.split]
+    chosen = select(records, args.size)
+    out = Path(args.out) if args.out else Path(args.corpus) / "calib_set.json"
+    atomic_write_text(out, json.dumps(chosen.to_json(), ensure_ascii=False, indent=1) + "\n")
+    table = chosen.coverage_table()
+    atomic_write_text(out.with_suffix(".md"), table)
+    print(table)
+    print(f"{len(chosen.ids)} utterances -> {out}" + (f"; not covered: {chosen.missing}" if chosen.missing else
+                                                        "; every tone and tone pair covered"))
+    return 0
+
+
+def _lexicon(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.hkcancor import load_annotated
+    from cantoedge.datasets.lexicon import build_lexicon, write_lexicon
+
+    out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "runtime" / "data" / "lexicon.tsv"
+    entries = build_lexicon(u for u in load_annotated() if u.split == "train")
+    write_lexicon(entries, out)
+    print(f"{len(entries)} words -> {out}")
+    return 0
+
+
+def _g2p_eval(args: argparse.Namespace) -> int:
+    import ToJyutping
+
+    from cantoedge.datasets.hkcancor import load_annotated
+    from cantoedge.datasets.lexicon import pycantonese_predictor, syllable_agreement
+    from cantoedge.runtime.frontend import Frontend
+
+    held = [u for u in load_annotated() if u.split != "train"]
+    plain = Frontend(lexicon={})
+    ours = Frontend()
+    rows = [
+        syllable_agreement("pycantonese", pycantonese_predictor(), held),
+        syllable_agreement("ToJyutping", lambda t: [s for _, s in plain.read_han(t)], held),
+        syllable_agreement("cantoedge (ToJyutping + HKCanCor lexicon)", lambda t: [s for _, s in ours.read_han(t)],
+                           held),
+    ]
+    if args.json:
+        print(json.dumps({"utterances": len(held), "tojyutping_version": ToJyutping.__version__,
+                          "results": [{"name": r.name, "matched": r.matched, "total": r.total, "rate": r.rate}
+                                      for r in rows]}, indent=1))
+    else:
+        print(f"held-out HKCanCor utterances: {len(held)}, syllables: {rows[0].total}")
+        print("| G2P | syllable agreement |\n|---|---|")
+        for r in rows:
+            print(f"| {r.name} | {100 * r.rate:.1f} % |")
+    return 0

@@ -1,0 +1,66 @@
+"""``cantoedge g2p``: text to Jyutping and tokens (device side: runtime only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "g2p", help="show the Jyutping syllables and model tokens for Cantonese text",
+        description="Normalise Cantonese text (numbers, dates, money, Latin letters, punctuation) and print "
+                    "its Jyutping and token ids. With --file, one sentence a line; with --json, one JSON "
+                    'object a line: {"text", "jyutping", "tokens", "tones", "phones", "unknown"}.',
+    )
+    p.add_argument("text", nargs="?", help="the text (omit with --file)")
+    p.add_argument("--file", "-f", help="read sentences from this file, one a line ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="print JSON (one object a line)")
+    p.add_argument("--strict", action="store_true", help="fail on characters without a reading instead of "
+                                                         "skipping them with a warning")
+    p.add_argument("--lexicon", help="a word<TAB>jyutping file to use instead of the bundled lexicon")
+    p.set_defaults(run=run)
+
+
+def _lines(args: argparse.Namespace) -> list[str]:
+    if args.file and args.text:
+        raise ValueError("give TEXT or --file, not both")
+    if args.file:
+        fh = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+        with fh:
+            return [line.rstrip("\n") for line in fh]
+    if args.text is None:
+        raise ValueError("no text: give TEXT or --file FILE")
+    return [args.text]
+
+
+def run(args: argparse.Namespace) -> int:
+    from cantoedge.runtime.frontend import Frontend, FrontendError
+    from cantoedge.runtime.lexicon import load_lexicon
+
+    lexicon = load_lexicon(args.lexicon) if args.lexicon else None
+    frontend = Frontend(lexicon=lexicon, strict=args.strict)
+    lines = _lines(args)
+    failures = 0
+    for lineno, line in enumerate(lines, 1):
+        if args.file and not line.strip():
+            continue
+        try:
+            result = frontend(line)
+        except FrontendError as exc:
+            if not args.file:
+                raise
+            failures += 1
+            where = f"{args.file}:{lineno}"
+            print(f"cantoedge g2p: {where}: {exc}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"text": line, "error": str(exc)}, ensure_ascii=False))
+            continue
+        if args.json:
+            print(json.dumps(result.to_json(), ensure_ascii=False))
+        else:
+            print(" ".join(result.jyutping))
+            print(" ".join(result.encoded.phones))
+            print(" ".join(f"{t}:{tone}" for t, tone in zip(result.tokens, result.tones)))
+    return 1 if failures else 0

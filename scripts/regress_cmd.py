@@ -1,0 +1,64 @@
+"""``cantoedge regress``: accuracy measurements (device side: numpy, runtime and regression only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("regress", help="accuracy measurements and the tone classifier",
+                       description="Regression-suite tools; numpy only, runnable on a device.")
+    rs = p.add_subparsers(dest="regress_command", metavar="ACTION", required=True)
+
+    t = rs.add_parser("tone-train", help="train the tone classifier on a corpus's F0 contours",
+                      description="Train on the training split's stored F0 (speaker-normalised syllable "
+                                  "contours), report accuracy on the validation split's audio, save the model.")
+    t.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
+    t.add_argument("--out", help="classifier file (default: the package's regression/data/tone_classifier.npz)")
+    t.add_argument("--seed", type=int, default=0)
+    t.set_defaults(run=_tone_train)
+
+    e = rs.add_parser("tone-eval", help="tone accuracy of the classifier on a corpus's reference audio",
+                      description="Track F0 afresh from each utterance's wav and classify every syllable's tone "
+                                  "(spans from the manifest's durations): the ceiling for later tone accuracy.")
+    e.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
+    e.add_argument("--split", default="test", help="split to evaluate (default test)")
+    e.add_argument("--classifier", help="classifier file (default: the bundled one)")
+    e.add_argument("--json", action="store_true", help="print the full report as JSON")
+    e.set_defaults(run=_tone_eval)
+
+
+def _default_classifier_path() -> Path:
+    return Path(__file__).resolve().parents[1] / "regression" / "data" / "tone_classifier.npz"
+
+
+def _tone_train(args: argparse.Namespace) -> int:
+    from cantoedge.regression.toneset import train_on_corpus
+    from cantoedge.runtime.fileio import atomic_write
+
+    clf, report = train_on_corpus(Path(args.corpus), seed=args.seed)
+    out = Path(args.out) if args.out else _default_classifier_path()
+    atomic_write(out, lambda tmp: Path(tmp).write_bytes(clf.to_bytes()))
+    print(f"tone classifier -> {out}; validation audio: {100 * report.accuracy:.1f} % of "
+          f"{report.syllables} syllables")
+    return 0
+
+
+def _tone_eval(args: argparse.Namespace) -> int:
+    from cantoedge.regression.tones import ToneClassifier
+    from cantoedge.regression.toneset import collect, evaluate, f0_from_audio, split_records
+
+    clf = ToneClassifier.load(args.classifier)
+    toneset = collect(Path(args.corpus), split_records(Path(args.corpus), args.split), f0_from_audio)
+    report = evaluate(clf, toneset)
+    if args.json:
+        print(json.dumps({"split": args.split, "utterances": toneset.utterances, **report.to_json()}, indent=1))
+        return 0
+    print(f"{args.split}: {toneset.utterances} utterances, {report.syllables} syllables, "
+          f"tone accuracy {100 * report.accuracy:.1f} % ({report.unvoiced} without enough voicing)")
+    print("| tone | " + " | ".join(str(t) for t in report.per_tone) + " |")
+    print("|---" * (len(report.per_tone) + 1) + "|")
+    print("| accuracy | " + " | ".join(f"{100 * v:.1f} %" for v in report.per_tone.values()) + " |")
+    return 0

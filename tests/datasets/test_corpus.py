@@ -1,0 +1,56 @@
+import json
+
+import numpy as np
+
+from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.inventory import load_inventory
+from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.wavio import read_wav
+
+
+def test_manifest_and_files(tiny_corpus):
+    records = read_manifest(tiny_corpus)
+    assert len(records) >= 22
+    inv = load_inventory()
+    for rec in records:
+        assert set(json.loads(json.dumps(rec.__dict__))) >= {"id", "text", "jyutping", "tokens", "split", "n_frames"}
+        feats = load_features(tiny_corpus, rec)
+        assert feats["mel"].shape == (80, rec.n_frames)
+        assert feats["f0"].shape == feats["voiced"].shape == feats["energy"].shape == (rec.n_frames,)
+        assert int(feats["durations"].sum()) == rec.n_frames
+        assert list(feats["tokens"]) == rec.tokens and len(rec.tokens) == len(feats["durations"])
+        assert [inv.phone(t) for t in rec.tokens] == rec.phones
+        audio, rate = read_wav(tiny_corpus / rec.wav)
+        assert rate == 22050 and audio.size == rec.n_samples
+        assert AUDIO.n_frames(audio.size) == rec.n_frames
+        voiced_f0 = feats["f0"][feats["voiced"]]
+        assert voiced_f0.size > 0 and 60 < np.median(voiced_f0) < 200  # espeak's Cantonese voice, ~80-100 Hz
+    assert {r.split for r in records} == {"train", "val", "test"}
+
+
+def test_build_resumes_and_is_deterministic(corpus_copy, clean_utterances):
+    from cantoedge.datasets.corpus import build_corpus
+
+    records = read_manifest(corpus_copy)
+    victim = records[3]
+    before = (corpus_copy / victim.features).read_bytes(), (corpus_copy / victim.wav).read_bytes()
+    # simulate a build killed before this utterance was finished
+    (corpus_copy / "meta" / f"{victim.id}.json").unlink()
+    (corpus_copy / victim.features).unlink()
+    by_id = {u.id: u for u in clean_utterances}
+    summary = build_corpus(corpus_copy, utterances=[by_id[r.id] for r in records], workers=1, progress=False)
+    assert summary.rendered == 1 and summary.resumed == len(records) - 1
+    after = (corpus_copy / victim.features).read_bytes(), (corpus_copy / victim.wav).read_bytes()
+    assert after == before  # re-rendered alone, in another process order: the same bytes
+    assert [r.id for r in read_manifest(corpus_copy)] == [r.id for r in records]
+
+
+def test_missing_espeak_names_the_apt_package(monkeypatch):
+    import pytest
+
+    from cantoedge.datasets import espeak
+
+    monkeypatch.setattr(espeak, "_LIBRARY_NAMES", ("libdoes-not-exist.so",))
+    monkeypatch.setattr(espeak.ctypes.util, "find_library", lambda name: None)
+    with pytest.raises(espeak.EspeakNotFoundError, match="apt-get install espeak-ng"):
+        espeak.Espeak()

@@ -1,0 +1,29 @@
+import numpy as np
+import pytest
+
+from cantoedge.runtime.audio import AUDIO, log_mel, mel_center_frequencies, mel_filterbank, stft_magnitude
+
+
+def test_mel_filterbank_matches_librosa():
+    librosa = pytest.importorskip("librosa")
+    ref = librosa.filters.mel(sr=22050, n_fft=1024, n_mels=80, fmin=0, fmax=8000)
+    np.testing.assert_allclose(mel_filterbank(), ref, atol=1e-6)
+
+
+def test_log_mel_matches_librosa_melspectrogram():
+    librosa = pytest.importorskip("librosa")
+    rng = np.random.default_rng(0)
+    audio = (0.3 * np.sin(2 * np.pi * 180 * np.arange(22050) / 22050) + 0.01 * rng.standard_normal(22050))
+    ref = librosa.feature.melspectrogram(y=audio.astype(np.float32), sr=22050, n_fft=1024, hop_length=256,
+                                         win_length=1024, n_mels=80, fmin=0, fmax=8000, power=1.0,
+                                         center=True, pad_mode="reflect")
+    ours = log_mel(audio)
+    assert ours.shape == ref.shape == (80, AUDIO.n_frames(22050))
+    np.testing.assert_allclose(ours, np.log(np.maximum(ref, 1e-5)), atol=1e-3)
+
+
+def test_frame_count_and_tone_band_bins():
+    assert stft_magnitude(np.zeros(1000)).shape == (513, 1 + 1000 // 256)
+    centres = mel_center_frequencies()
+    assert centres.shape == (80,) and np.all(np.diff(centres) > 0)
+    assert 5 <= np.sum((centres >= 50) & (centres <= 300)) <= 9

@@ -1,0 +1,67 @@
+import logging
+
+import pytest
+
+from cantoedge.runtime.frontend import Frontend, FrontendError, UnknownCharacterError, encode_units
+from cantoedge.runtime.inventory import load_inventory
+from cantoedge.runtime.jyutping import parse_syllable
+
+
+@pytest.fixture(scope="module")
+def frontend():
+    return Frontend()
+
+
+def test_sentence_to_syllables_and_tokens(frontend):
+    r = frontend("你好，我係香港人。")
+    assert r.jyutping == ["nei5", "hou2", "ngo5", "hai6", "hoeng1", "gong2", "jan4"]
+    inv = load_inventory()
+    assert [inv.phone(t) for t in r.tokens] == r.encoded.phones
+    assert r.encoded.phones[0] == "<sil>" and r.encoded.phones[-1] == "<.>"
+    assert "<,>" in r.encoded.phones
+    # every syllable's tone rides on its onset and rime tokens
+    assert [t for p, t in zip(r.encoded.phones, r.tones) if p == "hoeng"] == []
+    assert r.tones[r.encoded.phones.index("oeng")] == 1
+
+
+def test_lexicon_fixes_colloquial_readings(frontend):
+    # HKCanCor's hand annotation reads 係 hai6 and 佢哋 keoi5 dei6
+    assert frontend("佢哋係學生").jyutping[:3] == ["keoi5", "dei6", "hai6"]
+
+
+def test_tone_contrast_words_keep_their_tones(frontend):
+    assert frontend("詩史試時市事").jyutping == ["si1", "si2", "si3", "si4", "si5", "si6"]
+
+
+def test_json_contract(frontend):
+    d = frontend("我有2個").to_json()
+    assert set(d) >= {"text", "jyutping", "tokens"}
+    assert d["jyutping"] == ["ngo5", "jau5", "loeng5", "go3"]
+    assert len(d["tokens"]) == len(d["tones"]) == len(d["phones"])
+
+
+def test_unknown_characters_warn_or_fail_in_strict_mode(caplog):
+    lenient = Frontend()
+    with caplog.at_level(logging.WARNING, logger="cantoedge.frontend"):
+        r = lenient("你好§")
+    assert r.jyutping == ["nei5", "hou2"] and r.unknown == ["§"]
+    assert "§" in caplog.text
+    with pytest.raises(UnknownCharacterError, match="U\\+00A7"):
+        Frontend(strict=True)("你好§")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "😀", "，。"])
+def test_text_with_nothing_to_say_is_a_clear_error(frontend, text):
+    with pytest.raises(FrontendError):
+        frontend(text)
+
+
+def test_long_text_is_handled(frontend):
+    r = frontend("今日天氣好好，" * 300)
+    assert len(r.jyutping) == 1800
+
+
+def test_encode_units_merges_pauses_and_ends_with_one():
+    enc = encode_units(["<,>", parse_syllable("si1"), "<,>", "<?>", parse_syllable("si2")])
+    assert enc.phones == ["<sil>", "s-", "i", "<?>", "s-", "i", "<sil>"]
+    assert enc.syllable_index == [-1, 0, 0, -1, 1, 1, -1]

@@ -1,0 +1,65 @@
+import pytest
+
+from cantoedge.runtime.normalize import normalize
+from cantoedge.runtime.numbers import read_decimal, read_integer
+
+
+def han(text: str) -> str:
+    segments, _ = normalize(text)
+    return "".join(s.text if s.kind == "han" else f"[{s.text}]" for s in segments)
+
+
+@pytest.mark.parametrize("n, spoken", [
+    (0, "零"), (7, "七"), (10, "十"), (12, "十二"), (20, "二十"), (105, "一百零五"), (110, "一百一十"),
+    (200, "兩百"), (1010, "一千零一十"), (2000, "兩千"), (20000, "兩萬"), (10001, "一萬零一"),
+    (1_000_000, "一百萬"), (120_000_000, "一億二千萬"), (-3, "負三"),
+])
+def test_integers_read_as_spoken_cantonese(n, spoken):
+    assert read_integer(n) == spoken
+
+
+def test_decimals_read_digit_by_digit_after_the_point():
+    assert read_decimal("3.14") == "三點一四"
+    assert read_decimal("0.5") == "零點五"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我有2個蘋果", "我有兩個蘋果"),
+    ("2月", "二月"),
+    ("50%", "百分之五十"),
+    ("2024-03-05", "二零二四年三月五號"),
+    ("2024年3月5日", "二零二四年三月五日"),
+    ("5/3/2024", "二零二四年三月五號"),
+    ("14:30", "十四點半"),
+    ("3:05", "三點零五分"),
+    ("$12.50", "十二蚊五毫"),
+    ("HK$100", "一百港元"),
+    ("100蚊", "一百蚊"),
+    ("+852 9123 4567", "八五二九一二三四五六七"),
+    ("1,000,000人", "一百萬人"),
+    ("-3度", "負三度"),
+])
+def test_numbers_dates_times_money_phones(text, expected):
+    assert han(text) == expected
+
+
+def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
+    assert han("你好，世界！１２３") == "你好[<,>]世界[<!>]一百二十三"
+    assert han("真係？！") == "真係[<?>]"
+    assert han("，，開始") == "開始"  # no pause before speech
+
+
+def test_latin_letters_are_spelled_with_hong_kong_letter_names():
+    segments, _ = normalize("OK")
+    assert [(s.text, s.jyutping) for s in segments] == [("O", ("ou1",)), ("K", ("kei1",))]
+
+
+def test_emoji_and_control_characters_are_dropped_silently():
+    segments, dropped = normalize("你好😀\x07\u200b啊")
+    assert "".join(s.text for s in segments) == "你好啊"
+    assert dropped == []
+
+
+def test_symbols_without_reading_are_reported():
+    _, dropped = normalize("你好§啊")
+    assert [d.char for d in dropped] == ["§"]

@@ -1,0 +1,66 @@
+"""The command line: the g2p JSON contract, errors, and device subcommands that never load torch."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from cantoedge.scripts.cli import main
+
+
+def test_g2p_json_file_contract(tmp_path, capsys):
+    src = tmp_path / "in.txt"
+    src.write_text("你好。\n\n我有2個蘋果\n§\n", encoding="utf-8")
+    assert main(["g2p", "--file", str(src), "--json"]) == 1  # one line had nothing to say
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["text"] == "你好。" and lines[0]["jyutping"] == ["nei5", "hou2"]
+    assert lines[1]["jyutping"] == ["ngo5", "jau5", "loeng5", "go3", "ping4", "gwo2"]
+    assert all(isinstance(t, int) for t in lines[1]["tokens"])
+    assert "error" in lines[2]
+
+
+def test_g2p_text_and_errors(capsys):
+    assert main(["g2p", "詩史試時市事"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "si1 si2 si3 si4 si5 si6"
+    assert main(["g2p", "你好§", "--strict"]) == 1
+    assert "U+00A7" in capsys.readouterr().err
+    assert main(["g2p"]) == 1
+    assert "no text" in capsys.readouterr().err
+
+
+def test_help_lists_subcommands(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "g2p" in out and "corpus" in out and "regress" in out
+
+
+BLOCKER = textwrap.dedent("""
+    import importlib.abc, sys
+    BLOCKED = ("torch", "pycantonese", "librosa", "soundfile", "pyworld", "praatio", "tqdm",
+               "cantoedge.datasets", "cantoedge.export", "cantoedge.calibrate")
+    class Block(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if any(name == b or name.startswith(b + ".") for b in BLOCKED):
+                raise ImportError(f"device code imported build-side module {name}")
+    sys.meta_path.insert(0, Block())
+    from cantoedge.scripts.cli import main
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+@pytest.mark.parametrize("argv", [["g2p", "你好，我係香港人。", "--json"], ["regress", "--help"], ["g2p", "--help"]])
+def test_device_subcommands_import_no_build_side_code(argv):
+    proc = subprocess.run([sys.executable, "-c", BLOCKER, *argv], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    if "--json" in argv:
+        assert json.loads(proc.stdout)["jyutping"][:2] == ["nei5", "hou2"]
+
+
+def test_tone_eval_runs_with_build_side_blocked(tiny_corpus):
+    proc = subprocess.run([sys.executable, "-c", BLOCKER, "regress", "tone-eval", "--corpus", str(tiny_corpus),
+                           "--split", "val", "--json"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert 0.0 <= json.loads(proc.stdout)["accuracy"] <= 1.0

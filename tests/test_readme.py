@@ -1,0 +1,49 @@
+"""The README's two commands are the project's contract: CI runs the test one, setup.sh does the rest."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_commands() -> dict[str, str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = re.search(r"<!-- setup -->\s*```(?:bash|sh)?\n(.+?)\n```", text, re.S)
+    test = re.search(r"<!-- test -->\s*```(?:bash|sh)?\n(.+?)\n```", text, re.S)
+    assert setup and test, "README.md must mark its setup and test commands"
+    return {"setup": setup.group(1).strip(), "test": test.group(1).strip()}
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    cmds = readme_commands()
+    ci_lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()
+                if ln.strip() and not ln.startswith("#")]
+    assert ci_lines[-1] == cmds["test"]
+    assert "bash setup.sh --install-only" in ci_lines
+
+
+def test_setup_command_is_valid_and_ends_with_the_corpus_build():
+    assert readme_commands()["setup"] == "bash setup.sh"
+    subprocess.run(["bash", "-n", str(ROOT / "setup.sh")], check=True)
+    lines = [ln for ln in (ROOT / "setup.sh").read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    assert lines[-1] == ".venv/bin/cantoedge corpus build --out data/corpus"
+    help_text = subprocess.run(["bash", str(ROOT / "setup.sh"), "--help"], capture_output=True, text=True,
+                               check=True).stdout
+    assert "--install-only" in help_text
+
+
+def test_main_job_runs_through_the_installed_entry_point(tmp_path):
+    """setup.sh's last line, on a 3-utterance corpus: the console script works and resumes."""
+    exe = Path(sys.executable).with_name("cantoedge")
+    assert exe.exists(), "the cantoedge console script is not installed in this environment"
+    out = tmp_path / "corpus"
+    first = subprocess.run([str(exe), "corpus", "build", "--out", str(out), "--limit", "3", "--quiet"],
+                           capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert "3 rendered now" in first.stdout
+    again = subprocess.run([str(exe), "corpus", "build", "--out", str(out), "--limit", "3", "--quiet"],
+                           capture_output=True, text=True, timeout=300)
+    assert "0 rendered now, 3 resumed" in again.stdout
+    assert len((out / "manifest.jsonl").read_text().splitlines()) == 3
