@@ -122,6 +122,11 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
     """Render the clean HKCanCor utterances (or the first ``limit``), resuming any earlier run."""
     from tqdm import tqdm
 
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if limit is not None and limit < 1:
+        raise ValueError(f"--limit must be at least 1, got {limit}")
+    Espeak()  # fail here, naming the apt package, rather than in every worker
     start = time.perf_counter()
     out_dir = Path(out_dir)
     utts = list(utterances if utterances is not None else load_clean())
@@ -139,7 +144,7 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
     if todo:
         ctx = mp.get_context("spawn")  # lean workers: they fork per utterance (Espeak.synth_isolated)
         with tqdm(total=len(todo), desc="rendering", unit="utt", disable=not progress) as bar, \
-                ctx.Pool(max(1, workers), initializer=_init_worker, initargs=(str(out_dir),)) as pool:
+                ctx.Pool(workers, initializer=_init_worker, initargs=(str(out_dir),)) as pool:
             for res in pool.imap_unordered(_work, todo, chunksize=4):
                 results[res.get("id") or res["record"]["id"]] = res
                 bar.update()

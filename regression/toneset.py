@@ -16,15 +16,15 @@ from cantoedge.runtime.wavio import read_wav
 from .pitch import yin
 from .tones import SpeakerStats, ToneClassifier, contour_features, syllable_spans, train_classifier
 
-F0Source = Callable[[Path, Record], np.ndarray]
+F0Source = Callable[[Path, Record, dict], np.ndarray]
 
 
-def f0_from_features(corpus_dir: Path, record: Record) -> np.ndarray:
+def f0_from_features(corpus_dir: Path, record: Record, features: dict) -> np.ndarray:
     """The F0 stored with the corpus features."""
-    return load_features(corpus_dir, record)["f0"]
+    return features["f0"]
 
 
-def f0_from_audio(corpus_dir: Path, record: Record) -> np.ndarray:
+def f0_from_audio(corpus_dir: Path, record: Record, features: dict) -> np.ndarray:
     """F0 tracked afresh from the utterance's wav: the path synthesised audio takes."""
     audio, _ = read_wav(Path(corpus_dir) / record.wav)
     return yin(audio)[0]
@@ -47,8 +47,9 @@ def collect(corpus_dir: Path, records: Sequence[Record], f0_source: F0Source = f
         raise ValueError("no utterances to collect tones from")
     tracks, durations = [], []
     for rec in records:
-        tracks.append(f0_source(corpus_dir, rec))
-        durations.append(load_features(corpus_dir, rec)["durations"])
+        feats = load_features(corpus_dir, rec)
+        tracks.append(f0_source(corpus_dir, rec, feats))
+        durations.append(feats["durations"])
     stats = stats or SpeakerStats.from_tracks(tracks)
     feats, tones = [], []
     for rec, f0, dur in zip(records, tracks, durations):
@@ -79,16 +80,17 @@ def evaluate(classifier: ToneClassifier, toneset: ToneSet) -> ToneReport:
     return ToneReport(float(np.mean(pred == exp)), int(exp.size), int(np.sum(pred < 0)), per_tone, confusion)
 
 
-def split_records(corpus_dir: Path, split: str) -> list[Record]:
-    records = [r for r in read_manifest(corpus_dir) if r.split == split]
-    if not records:
+def split_records(corpus_dir: Path, split: str, records: Sequence[Record] | None = None) -> list[Record]:
+    chosen = [r for r in (read_manifest(corpus_dir) if records is None else records) if r.split == split]
+    if not chosen:
         raise ValueError(f"the corpus in {corpus_dir} has no '{split}' utterances")
-    return records
+    return chosen
 
 
 def train_on_corpus(corpus_dir: Path, seed: int = 0) -> tuple[ToneClassifier, ToneReport]:
     """Train on the training split's stored F0; report accuracy on the validation split's audio."""
-    train = collect(corpus_dir, split_records(corpus_dir, "train"))
+    records = read_manifest(corpus_dir)
+    train = collect(corpus_dir, split_records(corpus_dir, "train", records))
     clf = train_classifier(train.features, train.tones, seed=seed)
-    val = collect(corpus_dir, split_records(corpus_dir, "val"), f0_from_audio)
+    val = collect(corpus_dir, split_records(corpus_dir, "val", records), f0_from_audio)
     return clf, evaluate(clf, val)

@@ -1,6 +1,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.inventory import load_inventory
@@ -45,12 +46,22 @@ def test_build_resumes_and_is_deterministic(corpus_copy, clean_utterances):
     assert [r.id for r in read_manifest(corpus_copy)] == [r.id for r in records]
 
 
-def test_missing_espeak_names_the_apt_package(monkeypatch):
-    import pytest
-
+def test_missing_espeak_names_the_apt_package_before_any_work(monkeypatch, tmp_path, clean_utterances):
     from cantoedge.datasets import espeak
+    from cantoedge.datasets.corpus import build_corpus
 
     monkeypatch.setattr(espeak, "_LIBRARY_NAMES", ("libdoes-not-exist.so",))
     monkeypatch.setattr(espeak.ctypes.util, "find_library", lambda name: None)
     with pytest.raises(espeak.EspeakNotFoundError, match="apt-get install espeak-ng"):
         espeak.Espeak()
+    with pytest.raises(espeak.EspeakNotFoundError):
+        build_corpus(tmp_path / "c", utterances=clean_utterances[:2], progress=False)
+    assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("kwargs", [{"workers": 0}, {"limit": 0}])
+def test_bad_build_options_are_refused(tmp_path, kwargs):
+    from cantoedge.datasets.corpus import build_corpus
+
+    with pytest.raises(ValueError, match="at least 1"):
+        build_corpus(tmp_path, progress=False, **kwargs)
