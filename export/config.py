@@ -1,0 +1,74 @@
+"""Training configs in TOML under version control (export/configs/NAME.toml), loaded into dataclasses."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from importlib import resources
+from pathlib import Path
+
+from .models.acoustic import AcousticConfig
+from .models.vocoder import VocoderConfig
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    seed: int = 1234
+    batch_size: int = 16
+    max_steps: int = 10000
+    lr: float = 1e-3
+    warmup_steps: int = 500
+    checkpoint_every: int = 500  # steps per "epoch": checkpoints land on epoch ends, so resumes are exact
+    segment_frames: int = 32  # vocoder training segments
+
+    def __post_init__(self) -> None:
+        for name in ("batch_size", "max_steps", "checkpoint_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"train.{name} must be at least 1")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    name: str
+    kind: str  # "acoustic" | "vocoder"
+    model: AcousticConfig | VocoderConfig
+    train: TrainConfig
+    distil: dict = field(default_factory=dict)
+
+    def with_steps(self, max_steps: int | None = None, checkpoint_every: int | None = None) -> RunConfig:
+        changes = {k: v for k, v in (("max_steps", max_steps), ("checkpoint_every", checkpoint_every)) if v}
+        return replace(self, train=replace(self.train, **changes)) if changes else self
+
+
+def _known(cls, data: dict, section: str) -> dict:
+    unknown = set(data) - {f.name for f in fields(cls)}
+    if unknown:
+        raise ValueError(f"unknown [{section}] settings: {sorted(unknown)}")
+    return data
+
+
+def parse_config(text: str, name: str) -> RunConfig:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{name}: not valid TOML: {exc}") from exc
+    kind = data.get("kind")
+    if kind == "acoustic":
+        model: AcousticConfig | VocoderConfig = AcousticConfig.from_dict(data.get("model", {}))
+    elif kind == "vocoder":
+        model = VocoderConfig.from_dict(data.get("model", {}))
+    else:
+        raise ValueError(f"{name}: kind must be 'acoustic' or 'vocoder', got {kind!r}")
+    train = TrainConfig(**_known(TrainConfig, data.get("train", {}), "train"))
+    return RunConfig(name, kind, model, train, dict(data.get("distil", {})))
+
+
+def load_config(name_or_path: str | Path) -> RunConfig:
+    """A bundled config by name (teacher, student, vocoder) or a TOML file."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        return parse_config(path.read_text("utf-8"), path.stem)
+    ref = resources.files("cantoedge.export").joinpath(f"configs/{name_or_path}.toml")
+    if not ref.is_file():
+        raise ValueError(f"no config {name_or_path!r}: give a .toml path or one of teacher, student, vocoder")
+    return parse_config(ref.read_text("utf-8"), str(name_or_path))

@@ -1,0 +1,145 @@
+"""Training data from a corpus manifest: token-level targets for the acoustic model, aligned mel/audio
+segments for the vocoder, and a seeded sampler whose epochs are fixed numbers of steps."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset, Sampler
+
+from cantoedge.runtime.manifest import Record, load_features
+from cantoedge.runtime.wavio import read_wav
+
+
+@dataclass(frozen=True)
+class Normaliser:
+    """Corpus statistics of log-F0 (voiced frames) and log-energy; per-token targets are z-scores."""
+
+    pitch_mean: float
+    pitch_std: float
+    energy_mean: float
+    energy_std: float
+
+    @classmethod
+    def from_corpus(cls, corpus_dir: Path, records: list[Record], limit: int = 2000) -> Normaliser:
+        f0s, energies = [], []
+        for rec in records[:limit]:
+            feats = load_features(corpus_dir, rec)
+            f0s.append(np.log(feats["f0"][feats["voiced"]]))
+            energies.append(np.log(feats["energy"] + 1e-5))
+        f0, en = np.concatenate(f0s), np.concatenate(energies)
+        if f0.size < 2:
+            raise ValueError("the corpus has no voiced frames to normalise pitch with")
+        return cls(float(f0.mean()), float(f0.std() + 1e-6), float(en.mean()), float(en.std() + 1e-6))
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def token_targets(feats: dict, norm: Normaliser) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-token pitch z-score (mean log-F0 over its voiced frames), voiced mask, energy z-score."""
+    durations = feats["durations"].astype(np.int64)
+    ends = np.cumsum(durations)
+    starts = ends - durations
+    log_f0 = np.where(feats["voiced"], np.log(np.maximum(feats["f0"], 1e-5)), np.nan)
+    log_en = np.log(feats["energy"] + 1e-5)
+    pitch = np.zeros(len(durations), np.float32)
+    voiced = np.zeros(len(durations), bool)
+    energy = np.zeros(len(durations), np.float32)
+    for i, (s, e) in enumerate(zip(starts, ends)):
+        if e <= s:
+            continue
+        seg = log_f0[s:e]
+        if np.isfinite(seg).any():
+            pitch[i] = (np.nanmean(seg) - norm.pitch_mean) / norm.pitch_std
+            voiced[i] = True
+        energy[i] = (log_en[s:e].mean() - norm.energy_mean) / norm.energy_std
+    return pitch, voiced, energy
+
+
+class AcousticDataset(Dataset):
+    def __init__(self, corpus_dir: Path, records: list[Record], norm: Normaliser):
+        self.corpus_dir, self.records, self.norm = Path(corpus_dir), records, norm
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __getitem__(self, index: int) -> dict:
+        feats = load_features(self.corpus_dir, self.records[index % len(self.records)])
+        pitch, voiced, energy = token_targets(feats, self.norm)
+        return {"tokens": torch.as_tensor(feats["tokens"], dtype=torch.long),
+                "tones": torch.as_tensor(feats["tones"], dtype=torch.long),
+                "durations": torch.as_tensor(feats["durations"], dtype=torch.long),
+                "pitch": torch.from_numpy(pitch), "voiced": torch.from_numpy(voiced),
+                "energy": torch.from_numpy(energy), "mel": torch.from_numpy(feats["mel"])}
+
+
+def collate_acoustic(items: list[dict]) -> dict:
+    n_tok = max(it["tokens"].numel() for it in items)
+    n_frm = max(it["mel"].shape[1] for it in items)
+    b = len(items)
+    out = {"tokens": torch.zeros(b, n_tok, dtype=torch.long), "tones": torch.zeros(b, n_tok, dtype=torch.long),
+           "durations": torch.zeros(b, n_tok, dtype=torch.long), "pitch": torch.zeros(b, n_tok),
+           "voiced": torch.zeros(b, n_tok, dtype=torch.bool), "energy": torch.zeros(b, n_tok),
+           "mel": torch.zeros(b, items[0]["mel"].shape[0], n_frm), "mel_mask": torch.zeros(b, n_frm, dtype=torch.bool)}
+    for i, it in enumerate(items):
+        n, t = it["tokens"].numel(), it["mel"].shape[1]
+        for key in ("tokens", "tones", "durations", "pitch", "voiced", "energy"):
+            out[key][i, :n] = it[key]
+        out["mel"][i, :, :t] = it["mel"]
+        out["mel_mask"][i, :t] = True
+    if "features" in items[0]:  # distillation: the teacher's encoder features per token
+        out["features"] = torch.zeros(b, n_tok, items[0]["features"].shape[1])
+        for i, it in enumerate(items):
+            out["features"][i, : it["features"].shape[0]] = it["features"]
+    out["pad_mask"] = out["tokens"] == 0
+    return out
+
+
+class VocoderDataset(Dataset):
+    """Random aligned segments: ``frames`` mel frames and their ``frames * hop`` samples."""
+
+    def __init__(self, corpus_dir: Path, records: list[Record], frames: int, hop: int = 256, seed: int = 0):
+        self.corpus_dir, self.frames, self.hop, self.seed = Path(corpus_dir), frames, hop, seed
+        self.records = [r for r in records if r.n_frames > frames + 2]
+        if not self.records:
+            raise ValueError(f"no utterance is longer than {frames} frames")
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __getitem__(self, index: int) -> dict:
+        """``index`` is ``epoch * len(self) + item`` (EpochSampler): the segment offset depends on both."""
+        rec = self.records[index % len(self.records)]
+        mel = load_features(self.corpus_dir, rec)["mel"]
+        audio, _ = read_wav(self.corpus_dir / rec.wav)
+        rng = np.random.default_rng((self.seed, index))
+        start = int(rng.integers(0, rec.n_frames - self.frames))
+        seg = audio[start * self.hop: (start + self.frames) * self.hop]
+        seg = np.pad(seg, (0, self.frames * self.hop - seg.size))
+        return {"mel": torch.from_numpy(mel[:, start: start + self.frames].copy()), "audio": torch.from_numpy(seg)}
+
+
+class EpochSampler(Sampler[int]):
+    """Exactly ``steps * batch_size`` indices an epoch, shuffled by (seed, epoch): an epoch ends on every
+    checkpoint, so a resumed run sees exactly the batches an uninterrupted one would. The sampler counts
+    its own epochs (one per pass) and yields ``epoch * n_items + item``, so datasets can seed per-epoch
+    randomness (the vocoder's segment offsets) from the index alone."""
+
+    def __init__(self, n_items: int, batch_size: int, steps: int, seed: int, first_epoch: int = 0):
+        self.n, self.count, self.seed, self.epoch = n_items, batch_size * steps, seed, first_epoch
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        rng = np.random.default_rng((self.seed, self.epoch))
+        reps = math.ceil(self.count / self.n)
+        order = np.concatenate([rng.permutation(self.n) for _ in range(reps)])[: self.count]
+        offset = self.epoch * self.n
+        self.epoch += 1
+        return iter((order + offset).tolist())

@@ -1,0 +1,60 @@
+"""Training losses. Acoustic: masked mel L1 + MSE on log(1+duration), voiced-token pitch and token energy.
+Vocoder: multi-resolution STFT (spectral convergence + log magnitude) + log-mel L1."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import torch
+from torch.nn import functional as F
+
+from cantoedge.runtime.audio import AUDIO, mel_filterbank
+
+STFT_RESOLUTIONS = ((512, 128), (1024, 256), (2048, 512))
+
+
+def _masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    mask = mask.to(x.dtype)
+    while mask.dim() < x.dim():
+        mask = mask.unsqueeze(1)
+    mask = mask.expand_as(x)
+    return (x * mask).sum() / mask.sum().clamp(min=1.0)
+
+
+def acoustic_losses(out: dict, batch: dict) -> dict[str, torch.Tensor]:
+    token_mask = ~batch["pad_mask"]
+    t = min(out["mel"].shape[-1], batch["mel"].shape[-1])
+    mel = _masked_mean((out["mel"][..., :t] - batch["mel"][..., :t]).abs(), batch["mel_mask"][:, :t])
+    dur = _masked_mean((out["log_dur"] - torch.log1p(batch["durations"].float())) ** 2, token_mask)
+    pitch = _masked_mean((out["pitch"] - batch["pitch"]) ** 2, batch["voiced"] & token_mask)
+    energy = _masked_mean((out["energy"] - batch["energy"]) ** 2, token_mask)
+    total = mel + dur + pitch + energy
+    return {"total": total, "mel": mel, "duration": dur, "pitch": pitch, "energy": energy}
+
+
+@lru_cache(maxsize=1)
+def _mel_basis() -> torch.Tensor:
+    return torch.from_numpy(mel_filterbank(AUDIO))
+
+
+def log_mel_torch(audio: torch.Tensor) -> torch.Tensor:
+    """The corpus's log-mel analysis in torch (differentiable): (B, samples) -> (B, 80, frames)."""
+    spec = torch.stft(audio, AUDIO.n_fft, AUDIO.hop_length, AUDIO.win_length,
+                      torch.hann_window(AUDIO.win_length, device=audio.device), center=True,
+                      pad_mode="reflect", return_complex=True).abs()
+    return torch.log(torch.clamp(_mel_basis().to(audio.device) @ spec, min=AUDIO.log_floor))
+
+
+def vocoder_losses(pred: torch.Tensor, target: torch.Tensor) -> dict[str, torch.Tensor]:
+    n = min(pred.shape[-1], target.shape[-1])
+    pred, target = pred[..., :n], target[..., :n]
+    sc_total, mag_total = pred.new_zeros(()), pred.new_zeros(())
+    for n_fft, hop in STFT_RESOLUTIONS:
+        window = torch.hann_window(n_fft, device=pred.device)
+        p = torch.stft(pred, n_fft, hop, n_fft, window, return_complex=True).abs().clamp(min=1e-7)
+        t = torch.stft(target, n_fft, hop, n_fft, window, return_complex=True).abs().clamp(min=1e-7)
+        sc_total = sc_total + torch.linalg.norm(t - p) / torch.linalg.norm(t).clamp(min=1e-7)
+        mag_total = mag_total + F.l1_loss(torch.log(p), torch.log(t))
+    mel = F.l1_loss(log_mel_torch(pred), log_mel_torch(target))
+    sc, mag = sc_total / len(STFT_RESOLUTIONS), mag_total / len(STFT_RESOLUTIONS)
+    return {"total": sc + mag + 2.0 * mel, "spectral_convergence": sc, "log_magnitude": mag, "mel": mel}

@@ -1,0 +1,1 @@
+"""PyTorch models: the FastSpeech2-style acoustic model (teacher and student) and the Vocos-style vocoder."""

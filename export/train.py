@@ -1,0 +1,170 @@
+"""Training with PyTorch Lightning: teacher and student acoustic models, and the vocoder.
+
+Runs are resumable and exact: an epoch is ``checkpoint_every`` steps, a snapshot of the weights, optimizer
+and schedule lands on every epoch end (``DIR/last.ckpt``, tensors only, loaded with ``weights_only=True``),
+the data order is seeded by (seed, epoch) and dropout by (seed, step). Lightning's own ckpt_path resume did
+not reproduce an unbroken run here (its restored loop ran an extra step), so resuming is done here: restore
+the snapshot, then fit the epochs that are left. The weights are written as ``DIR/model.safetensors``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from pathlib import Path
+
+import lightning as L
+import torch
+from torch.utils.data import DataLoader
+
+from cantoedge.runtime.fileio import atomic_write
+from cantoedge.runtime.manifest import read_manifest
+
+from .checkpoint import save_model
+from .config import RunConfig
+from .data import AcousticDataset, EpochSampler, Normaliser, VocoderDataset, collate_acoustic
+from .distil import DistilDataset, FeatureMatch
+from .losses import acoustic_losses, vocoder_losses
+from .models.acoustic import AcousticModel
+from .models.vocoder import Vocoder
+
+log = logging.getLogger("cantoedge.train")
+
+
+def _warmup_then_decay(warmup: int, total: int):
+    def factor(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        progress = (step - warmup) / max(total - warmup, 1)
+        return 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+
+    return factor
+
+
+class _Task(L.LightningModule):
+    def __init__(self, run: RunConfig):
+        super().__init__()
+        self.run = run
+        self.start_epoch = 0  # epochs done before this process (resumed runs)
+        self.resume_state: dict | None = None
+
+    @property
+    def epoch(self) -> int:
+        return self.start_epoch + self.current_epoch
+
+    def configure_optimizers(self):
+        t = self.run.train
+        opt = torch.optim.AdamW(self.parameters(), lr=t.lr, betas=(0.9, 0.98), weight_decay=0.01)
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, _warmup_then_decay(t.warmup_steps, t.max_steps))
+        if self.resume_state is not None:
+            opt.load_state_dict(self.resume_state["optimizer"])
+            sched.load_state_dict(self.resume_state["scheduler"])
+        return {"optimizer": opt, "lr_scheduler": {"scheduler": sched, "interval": "step"}}
+
+    def on_train_batch_start(self, batch, batch_idx: int) -> None:
+        # dropout depends only on (seed, step): resumed runs replay it exactly, whatever else drew random
+        # numbers in between (a DataLoader draws one each time it starts an epoch)
+        step = self.epoch * self.run.train.checkpoint_every + batch_idx
+        torch.manual_seed(self.run.train.seed * 1_000_003 + step)
+
+
+class AcousticTask(_Task):
+    def __init__(self, run: RunConfig, norm: Normaliser, teacher_dim: int = 0, feature_weight: float = 0.0):
+        super().__init__(run)
+        self.model = AcousticModel(run.model)  # type: ignore[arg-type]
+        self.norm = norm
+        self.feature_weight = feature_weight
+        # distillation only: maps student encoder features to the teacher's width; not exported
+        self.feature_match = FeatureMatch(run.model.dim, teacher_dim) if teacher_dim and feature_weight else None
+
+    def training_step(self, batch: dict, _idx: int) -> torch.Tensor:
+        out = self.model(batch["tokens"], batch["tones"], batch["pad_mask"], batch["durations"],
+                         batch["pitch"], batch["energy"])
+        losses = acoustic_losses(out, batch)
+        if self.feature_match is not None:
+            losses["features"] = self.feature_match(out["features"], batch["features"], ~batch["pad_mask"])
+            losses["total"] = losses["total"] + self.feature_weight * losses["features"]
+        for name, value in losses.items():
+            self.log(f"loss/{name}", value, prog_bar=name == "total", batch_size=batch["tokens"].shape[0])
+        return losses["total"]
+
+
+class VocoderTask(_Task):
+    def __init__(self, run: RunConfig):
+        super().__init__(run)
+        self.model = Vocoder(run.model)  # type: ignore[arg-type]
+
+    def training_step(self, batch: dict, _idx: int) -> torch.Tensor:
+        audio = self.model(batch["mel"])
+        losses = vocoder_losses(audio, batch["audio"])
+        for name, value in losses.items():
+            self.log(f"loss/{name}", value, prog_bar=name == "total", batch_size=audio.shape[0])
+        return losses["total"]
+
+
+class _Snapshot(L.Callback):
+    """Writes ``last.ckpt`` (tensors only) when an epoch ends."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def on_train_epoch_end(self, trainer: L.Trainer, task: _Task) -> None:
+        state = {"task": task.state_dict(), "optimizer": trainer.optimizers[0].state_dict(),
+                 "scheduler": trainer.lr_scheduler_configs[0].scheduler.state_dict(),
+                 "epoch": torch.tensor(task.epoch + 1)}
+        atomic_write(self.path, lambda tmp: torch.save(state, tmp))
+
+
+def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True, distil: dict | None = None) -> Path:
+    """Train (or resume) a run into ``out_dir``; returns the safetensors path. With ``distil`` (from
+    ``distil.train_student``) the corpus is the teacher's outputs and the normaliser is the teacher's."""
+    corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
+    records = [r for r in read_manifest(corpus_dir) if r.split == "train"]
+    if not records:
+        raise ValueError(f"{corpus_dir} has no training utterances")
+    t = run.train
+    L.seed_everything(t.seed, workers=True, verbose=False)
+    if run.kind == "acoustic" and distil:
+        norm = distil["normaliser"]
+        task: _Task = AcousticTask(run, norm, distil["teacher_dim"], distil["feature_weight"])
+        dataset = DistilDataset(corpus_dir, records, norm)
+        collate = collate_acoustic
+        extra = {"normaliser": norm.to_dict(), "distilled": True}
+    elif run.kind == "acoustic":
+        norm = Normaliser.from_corpus(corpus_dir, records)
+        task = AcousticTask(run, norm)
+        dataset = AcousticDataset(corpus_dir, records, norm)
+        collate = collate_acoustic
+        extra = {"normaliser": norm.to_dict()}
+    else:
+        task = VocoderTask(run)
+        dataset = VocoderDataset(corpus_dir, records, t.segment_frames, seed=t.seed)
+        collate = None
+        extra = {}
+    epochs = math.ceil(t.max_steps / t.checkpoint_every)
+    last = out_dir / "last.ckpt"
+    if last.exists():
+        state = torch.load(last, map_location="cpu", weights_only=True)
+        task.load_state_dict(state["task"])
+        task.resume_state = state
+        task.start_epoch = int(state["epoch"])
+        log.warning("resuming %s from %s at step %d", run.name, last, task.start_epoch * t.checkpoint_every)
+    left = epochs - task.start_epoch
+    if left > 0:
+        sampler = EpochSampler(len(dataset), t.batch_size, t.checkpoint_every, t.seed, task.start_epoch)
+        loader = DataLoader(dataset, batch_size=t.batch_size, sampler=sampler, collate_fn=collate, num_workers=0)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        trainer = L.Trainer(max_epochs=left, max_steps=left * t.checkpoint_every, accelerator="cpu",
+                            deterministic=True, callbacks=[_Snapshot(last)], enable_checkpointing=False,
+                            enable_progress_bar=progress, enable_model_summary=False,
+                            logger=L.pytorch.loggers.CSVLogger(out_dir, name="logs"),
+                            log_every_n_steps=max(1, min(50, t.checkpoint_every)), default_root_dir=out_dir)
+        trainer.fit(task, loader)
+    steps = epochs * t.checkpoint_every
+    out = out_dir / "model.safetensors"
+    config = run.model.to_dict()
+    save_model(task.model, out, run.kind, config, {**extra, "steps": steps, "run": run.name})
+    (out_dir / "run.json").write_text(json.dumps({"run": run.name, "steps": steps, "config": config, **extra},
+                                                 indent=1))
+    return out
+

@@ -1,0 +1,148 @@
+"""Training runs: tiny configs, seconds each. A killed run resumes to the same weights as an unbroken one."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from cantoedge.export.checkpoint import load_model
+
+TINY_TEACHER = """
+kind = "acoustic"
+[model]
+dim = 32
+heads = 2
+enc_layers = 2
+ff_hidden = 64
+dec_dim = 32
+dec_layers = 2
+dec_hidden = 64
+predictor_hidden = 32
+[train]
+seed = 7
+batch_size = 4
+max_steps = 24
+lr = 1e-3
+warmup_steps = 2
+checkpoint_every = 4
+"""
+
+TINY_STUDENT = TINY_TEACHER.replace("dim = 32", "dim = 16").replace("max_steps = 24", "max_steps = 8") + \
+    "[distil]\nfeature_weight = 0.1\n"
+
+TINY_VOCODER = """
+kind = "vocoder"
+[model]
+dim = 16
+hidden = 32
+layers = 2
+[train]
+seed = 7
+batch_size = 2
+segment_frames = 16
+max_steps = 4
+lr = 1e-3
+warmup_steps = 2
+checkpoint_every = 2
+"""
+
+
+def _cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cantoedge.scripts.cli", *args]
+
+
+def _train(what: str, config: Path, corpus: Path, out: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen(_cmd("train", what, "--config", str(config), "--corpus", str(corpus), "--out", str(out),
+                                 "--quiet", *extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _weights(path: Path) -> dict[str, torch.Tensor]:
+    model, _ = load_model(path)
+    return model.state_dict()
+
+
+@pytest.fixture(scope="module")
+def teacher_run(tiny_corpus, tmp_path_factory):
+    root = tmp_path_factory.mktemp("teacher")
+    config = root / "tiny.toml"
+    config.write_text(TINY_TEACHER)
+    proc = _train("teacher", config, tiny_corpus, root / "whole")
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    return config, root / "whole" / "model.safetensors"
+
+
+def test_killed_training_resumes_to_the_same_weights(teacher_run, tiny_corpus, tmp_path):
+    config, whole = teacher_run
+    out = tmp_path / "killed"
+    proc = _train("teacher", config, tiny_corpus, out)
+    deadline = time.time() + 300
+    while not (out / "last.ckpt").exists():
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.time() < deadline, "no checkpoint appeared"
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (out / "model.safetensors").exists(), "the run finished before it could be killed"
+    resumed = _train("teacher", config, tiny_corpus, out)
+    _, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, err
+    assert "resuming" in err and "at step 4" in err
+    a, b = _weights(whole), _weights(out / "model.safetensors")
+    assert a.keys() == b.keys()
+    for key in a:
+        torch.testing.assert_close(a[key], b[key], rtol=0, atol=1e-6, msg=key)
+
+
+def test_teacher_checkpoint_is_safetensors_with_config(teacher_run):
+    _, path = teacher_run
+    model, meta = load_model(path)
+    assert meta["kind"] == "acoustic" and meta["steps"] == 24 and meta["config"]["dim"] == 32
+    assert set(meta["normaliser"]) == {"pitch_mean", "pitch_std", "energy_mean", "energy_std"}
+    tokens = torch.tensor([1, 20, 35, 22, 52, 3])
+    mel, durations = model.infer(tokens, torch.tensor([0, 3, 3, 4, 4, 0]))
+    assert mel.shape == (80, int(durations.sum())) and torch.isfinite(mel).all()
+
+
+def test_student_distils_from_the_teacher(teacher_run, tiny_corpus, tmp_path):
+    _, teacher = teacher_run
+    config = tmp_path / "student.toml"
+    config.write_text(TINY_STUDENT)
+    proc = _train("student", config, tiny_corpus, tmp_path / "student", "--teacher", str(teacher))
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    model, meta = load_model(tmp_path / "student" / "model.safetensors")
+    assert meta["distilled"] is True and meta["config"]["dim"] == 16
+    assert "feature_match" not in "".join(model.state_dict())  # the training-only projection is not kept
+    targets = sorted((tmp_path / "student" / "teacher_targets" / "features").glob("*.npz"))
+    assert len(targets) == 16
+    with np.load(targets[0], allow_pickle=False) as t:
+        assert t["mel"].shape[1] == t["durations"].sum() and t["features"].shape == (t["tokens"].size, 32)
+
+
+def test_vocoder_trains_and_loads(tiny_corpus, tmp_path):
+    config = tmp_path / "voc.toml"
+    config.write_text(TINY_VOCODER)
+    proc = _train("vocoder", config, tiny_corpus, tmp_path / "voc")
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    model, meta = load_model(tmp_path / "voc" / "model.safetensors")
+    assert meta["kind"] == "vocoder"
+    audio = model(torch.full((1, 80, 20), -5.0))
+    assert audio.shape == (1, 20 * 256) and torch.isfinite(audio).all()
+
+
+def test_student_without_teacher_and_damaged_checkpoint_are_clear_errors(tiny_corpus, tmp_path):
+    proc = subprocess.run(_cmd("train", "student", "--corpus", str(tiny_corpus), "--out", str(tmp_path / "s")),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "--teacher" in proc.stderr
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"\x00" * 64)
+    with pytest.raises(ValueError, match="not a readable safetensors"):
+        load_model(bad)
