@@ -38,10 +38,23 @@ class ToneSet:
     stats: SpeakerStats
 
 
+def toneset_from(tracks: Sequence[np.ndarray], durations: Sequence[np.ndarray], phones: Sequence[Sequence[str]],
+                 jyutping: Sequence[Sequence[str]], stats: SpeakerStats | None = None) -> ToneSet:
+    """Contour features and asked-for tones of every syllable of a set of utterances (one speaker: its
+    pitch statistics come from the same tracks unless given)."""
+    if not tracks:
+        raise ValueError("no utterances to collect tones from")
+    stats = stats or SpeakerStats.from_tracks(tracks)
+    feats, tones = [], []
+    for f0, dur, ph, jp in zip(tracks, durations, phones, jyutping):
+        feats.append(contour_features(f0, syllable_spans(dur, syllable_index(list(ph))), stats))
+        tones.extend(parse_syllable(s).tone for s in jp)
+    return ToneSet(np.concatenate(feats), np.asarray(tones), len(tracks), stats)
+
+
 def collect(corpus_dir: Path, records: Sequence[Record], f0_source: F0Source = f0_from_features,
             stats: SpeakerStats | None = None) -> ToneSet:
-    """Contour features and the asked-for tone of every syllable; the speaker's statistics come from
-    the same records unless given."""
+    """``toneset_from`` over corpus records, F0 from the stored features or tracked from the wavs."""
     corpus_dir = Path(corpus_dir)
     if not records:
         raise ValueError("no utterances to collect tones from")
@@ -50,13 +63,7 @@ def collect(corpus_dir: Path, records: Sequence[Record], f0_source: F0Source = f
         feats = load_features(corpus_dir, rec)
         tracks.append(f0_source(corpus_dir, rec, feats))
         durations.append(feats["durations"])
-    stats = stats or SpeakerStats.from_tracks(tracks)
-    feats, tones = [], []
-    for rec, f0, dur in zip(records, tracks, durations):
-        spans = syllable_spans(dur, syllable_index(rec.phones))
-        feats.append(contour_features(f0, spans, stats))
-        tones.extend(parse_syllable(s).tone for s in rec.jyutping)
-    return ToneSet(np.concatenate(feats), np.asarray(tones), len(records), stats)
+    return toneset_from(tracks, durations, [r.phones for r in records], [r.jyutping for r in records], stats)
 
 
 @dataclass

@@ -3,79 +3,20 @@
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from trainkit import TINY_STUDENT, _cmd, _train
 
 from cantoedge.export.checkpoint import load_model
-
-TINY_TEACHER = """
-kind = "acoustic"
-[model]
-dim = 32
-heads = 2
-enc_layers = 2
-ff_hidden = 64
-dec_dim = 32
-dec_layers = 2
-dec_hidden = 64
-predictor_hidden = 32
-[train]
-seed = 7
-batch_size = 4
-max_steps = 24
-lr = 1e-3
-warmup_steps = 2
-checkpoint_every = 4
-"""
-
-TINY_STUDENT = TINY_TEACHER.replace("dim = 32", "dim = 16").replace("max_steps = 24", "max_steps = 8") + \
-    "[distil]\nfeature_weight = 0.1\n"
-
-TINY_VOCODER = """
-kind = "vocoder"
-[model]
-dim = 16
-hidden = 32
-layers = 2
-[train]
-seed = 7
-batch_size = 2
-segment_frames = 16
-max_steps = 4
-lr = 1e-3
-warmup_steps = 2
-checkpoint_every = 2
-"""
-
-
-def _cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cantoedge.scripts.cli", *args]
-
-
-def _train(what: str, config: Path, corpus: Path, out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen(_cmd("train", what, "--config", str(config), "--corpus", str(corpus), "--out", str(out),
-                                 "--quiet", *extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _weights(path: Path) -> dict[str, torch.Tensor]:
     model, _ = load_model(path)
     return model.state_dict()
-
-
-@pytest.fixture(scope="module")
-def teacher_run(tiny_corpus, tmp_path_factory):
-    root = tmp_path_factory.mktemp("teacher")
-    config = root / "tiny.toml"
-    config.write_text(TINY_TEACHER)
-    proc = _train("teacher", config, tiny_corpus, root / "whole")
-    _, err = proc.communicate(timeout=600)
-    assert proc.returncode == 0, err
-    return config, root / "whole" / "model.safetensors"
 
 
 def test_killed_training_resumes_to_the_same_weights(teacher_run, tiny_corpus, tmp_path):
@@ -126,13 +67,8 @@ def test_student_distils_from_the_teacher(teacher_run, tiny_corpus, tmp_path):
         assert t["mel"].shape[1] == t["durations"].sum() and t["features"].shape == (t["tokens"].size, 32)
 
 
-def test_vocoder_trains_and_loads(tiny_corpus, tmp_path):
-    config = tmp_path / "voc.toml"
-    config.write_text(TINY_VOCODER)
-    proc = _train("vocoder", config, tiny_corpus, tmp_path / "voc")
-    _, err = proc.communicate(timeout=600)
-    assert proc.returncode == 0, err
-    model, meta = load_model(tmp_path / "voc" / "model.safetensors")
+def test_vocoder_trains_and_loads(tiny_vocoder):
+    model, meta = load_model(tiny_vocoder)
     assert meta["kind"] == "vocoder"
     audio = model(torch.full((1, 80, 20), -5.0))
     assert audio.shape == (1, 20 * 256) and torch.isfinite(audio).all()

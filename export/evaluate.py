@@ -1,0 +1,136 @@
+"""Held-out evaluation of the PyTorch voice with the shared metrics: reference audio vs vocoder
+resynthesis vs each acoustic model (teacher, student) through the vocoder.
+
+Aligned metrics (mel L1, MCD, tone-band error, F0 RMSE) decode with the reference durations so frames line
+up; tone accuracy is free-running: the model's own durations give the syllable spans, as on the device."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from cantoedge.regression.metrics import (
+    f0_rmse_cents,
+    mel_cepstral_distortion,
+    mel_l1,
+    summarize,
+    tone_band_error_db,
+)
+from cantoedge.regression.pitch import yin
+from cantoedge.regression.tones import ToneClassifier
+from cantoedge.regression.toneset import evaluate as tone_report
+from cantoedge.regression.toneset import toneset_from
+from cantoedge.runtime.audio import log_mel
+from cantoedge.runtime.inventory import load_inventory
+from cantoedge.runtime.manifest import Record, load_features, read_manifest
+from cantoedge.runtime.wavio import read_wav
+
+from .checkpoint import load_model
+from .chunked import vocode_chunked
+from .models.acoustic import AcousticModel, count_parameters, length_regulate
+
+
+@dataclass
+class SystemResult:
+    name: str
+    parameters: int = 0
+    mel_l1: list[float] = field(default_factory=list)
+    mcd: list[float] = field(default_factory=list)
+    tone_band_db: list[float] = field(default_factory=list)
+    f0_cents: list[float] = field(default_factory=list)
+    tone_accuracy: float = float("nan")
+
+    def to_json(self) -> dict:
+        out = {"name": self.name, "parameters": self.parameters, "tone_accuracy": self.tone_accuracy}
+        for key in ("mel_l1", "mcd", "tone_band_db", "f0_cents"):
+            out[key] = summarize(getattr(self, key))
+        return out
+
+
+@torch.no_grad()
+def _aligned_mel(model: AcousticModel, feats: dict) -> torch.Tensor:
+    """Predicted pitch and energy, reference durations: frames line up with the reference."""
+    tokens = torch.as_tensor(feats["tokens"], dtype=torch.long)[None]
+    tones = torch.as_tensor(feats["tones"], dtype=torch.long)[None]
+    hidden, _, _, _, _ = model.encoder(tokens, tones)
+    frames, position, _ = length_regulate(hidden, torch.as_tensor(feats["durations"], dtype=torch.long)[None])
+    return model.decoder(frames, position)[0]
+
+
+def _score(result: SystemResult, mel: np.ndarray, audio: np.ndarray, ref_mel: np.ndarray, ref_f0: np.ndarray,
+           ref_voiced: np.ndarray) -> None:
+    result.mel_l1.append(mel_l1(ref_mel, mel))
+    result.mcd.append(mel_cepstral_distortion(ref_mel, mel))
+    if ref_voiced.any():
+        result.tone_band_db.append(tone_band_error_db(ref_mel, log_mel(audio), ref_voiced))
+    f0, _ = yin(audio)
+    try:
+        result.f0_cents.append(f0_rmse_cents(ref_f0, f0))
+    except ValueError:
+        pass  # no frame voiced in both
+
+
+def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, split: str = "test",
+             limit: int | None = None, classifier: ToneClassifier | None = None,
+             progress: Callable | None = None) -> list[SystemResult]:
+    corpus_dir = Path(corpus_dir)
+    records: list[Record] = [r for r in read_manifest(corpus_dir) if r.split == split][:limit]
+    if not records:
+        raise ValueError(f"{corpus_dir} has no '{split}' utterances")
+    classifier = classifier or ToneClassifier.load()
+    vocoder, _ = load_model(vocoder_path)
+    models = {name: load_model(path)[0] for name, path in acoustic.items()}
+    inv = load_inventory()
+    reference = SystemResult("reference audio")
+    resynth = SystemResult("vocoder on reference mel", count_parameters(vocoder))
+    systems = {name: SystemResult(name, count_parameters(m)) for name, m in models.items()}
+    tracks: dict[str, list] = {k: [] for k in ["reference", "resynth", *models]}
+    durations: dict[str, list] = {k: [] for k in tracks}
+    phones: dict[str, list] = {k: [] for k in tracks}
+    items = progress(records) if progress else records
+    for rec in items:
+        feats = load_features(corpus_dir, rec)
+        ref_audio, _ = read_wav(corpus_dir / rec.wav)
+        ref_f0, ref_voiced, ref_mel = feats["f0"], feats["voiced"], feats["mel"]
+        tracks["reference"].append(yin(ref_audio)[0])
+        audio = vocode_chunked(vocoder, torch.from_numpy(ref_mel)).numpy()
+        _score(resynth, log_mel(audio), audio, ref_mel, ref_f0, ref_voiced)
+        tracks["resynth"].append(yin(audio)[0])
+        for key in ("reference", "resynth"):
+            durations[key].append(feats["durations"])
+            phones[key].append(rec.phones)
+        for name, model in models.items():
+            mel = _aligned_mel(model, feats)
+            audio = vocode_chunked(vocoder, mel).numpy()
+            _score(systems[name], mel.numpy(), audio, ref_mel, ref_f0, ref_voiced)
+            free_mel, free_dur = model.infer(torch.as_tensor(feats["tokens"]).long(),
+                                             torch.as_tensor(feats["tones"]).long())
+            free_audio = vocode_chunked(vocoder, free_mel).numpy()
+            tracks[name].append(yin(free_audio)[0])
+            durations[name].append(free_dur.numpy())
+            phones[name].append([inv.phone(int(t)) for t in feats["tokens"]])
+    jyutping = [r.jyutping for r in records]
+    for key, result in (("reference", reference), ("resynth", resynth), *((n, systems[n]) for n in models)):
+        try:
+            toneset = toneset_from(tracks[key], durations[key], phones[key], jyutping)
+        except ValueError:  # the system produced (almost) no voiced speech: no tone is heard
+            result.tone_accuracy = 0.0
+            continue
+        result.tone_accuracy = tone_report(classifier, toneset).accuracy
+    return [reference, resynth, *systems.values()]
+
+
+def markdown_table(results: list[SystemResult]) -> str:
+    lines = ["| system | params | mel L1 | MCD (dB) | tone-band (dB) | F0 RMSE (cents) | tone accuracy |",
+             "|---|---|---|---|---|---|---|"]
+    for r in results:
+        j = r.to_json()
+        cells = ["–" if j[k]["n"] == 0 else f"{j[k]['median']:.3f} (p95 {j[k]['p95']:.3f})"
+                 for k in ("mel_l1", "mcd", "tone_band_db", "f0_cents")]
+        params = f"{r.parameters / 1e6:.2f} M" if r.parameters else "–"
+        lines.append(f"| {r.name} | {params} | " + " | ".join(cells) + f" | {100 * r.tone_accuracy:.1f} % |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,75 @@
+"""Speech from text with the PyTorch checkpoints (a build-side check of the voice before export)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from cantoedge.regression.tones import syllable_spans
+from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.frontend import Frontend, G2PResult
+
+from .checkpoint import load_model
+from .chunked import vocode_chunked
+from .models.acoustic import AcousticModel
+from .models.vocoder import Vocoder
+
+VOICE_DIR = Path(__file__).resolve().parent / "voice"
+
+
+@dataclass(frozen=True)
+class SyllableTime:
+    jyutping: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class Speech:
+    audio: np.ndarray  # float32 at AUDIO.sample_rate
+    mel: np.ndarray
+    durations: np.ndarray  # frames per token
+    g2p: G2PResult
+
+    def alignment(self) -> list[SyllableTime]:
+        """Each spoken syllable's start and end in seconds, from the predicted durations."""
+        spans = syllable_spans(self.durations, self.g2p.encoded.syllable_index)
+        sec = AUDIO.hop_length / AUDIO.sample_rate
+        return [SyllableTime(j, s * sec, e * sec) for j, (s, e) in zip(self.g2p.jyutping, spans)]
+
+
+def write_alignment(path: Path, rows: list[SyllableTime]) -> None:
+    from cantoedge.runtime.fileio import atomic_write_text
+
+    text = "jyutping\tstart\tend\n" + "".join(f"{r.jyutping}\t{r.start:.3f}\t{r.end:.3f}\n" for r in rows)
+    atomic_write_text(Path(path), text)
+
+
+def default_voice() -> tuple[Path, Path]:
+    """The bundled student and vocoder checkpoints."""
+    return VOICE_DIR / "student.safetensors", VOICE_DIR / "vocoder.safetensors"
+
+
+class TorchVoice:
+    def __init__(self, acoustic: Path | None = None, vocoder: Path | None = None, frontend: Frontend | None = None):
+        default_acoustic, default_vocoder = default_voice()
+        acoustic, vocoder = Path(acoustic or default_acoustic), Path(vocoder or default_vocoder)
+        for path, what in ((acoustic, "acoustic model"), (vocoder, "vocoder")):
+            if not path.exists():
+                raise FileNotFoundError(f"no {what} at {path}: train one (cantoedge train ...) or pass its path")
+        model, meta = load_model(acoustic)
+        voc, voc_meta = load_model(vocoder)
+        if not isinstance(model, AcousticModel) or not isinstance(voc, Vocoder):
+            raise ValueError(f"expected an acoustic model and a vocoder, got {meta['kind']} and {voc_meta['kind']}")
+        self.model, self.vocoder = model, voc
+        self.frontend = frontend or Frontend()
+
+    @torch.no_grad()
+    def speak(self, text: str, speed: float = 1.0) -> Speech:
+        g2p = self.frontend(text)
+        mel, durations = self.model.infer(torch.tensor(g2p.tokens), torch.tensor(g2p.tones), speed=speed)
+        audio = vocode_chunked(self.vocoder, mel)
+        return Speech(audio.numpy(), mel.numpy(), durations.numpy(), g2p)

@@ -1,0 +1,42 @@
+"""``cantoedge evaluate``: the PyTorch voice on held-out utterances with the shared metrics (build side)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("evaluate", help="score acoustic models and the vocoder on held-out audio (build side)",
+                       description="Reference audio vs vocoder resynthesis vs each acoustic model through the "
+                                   "vocoder: mel L1, MCD, tone-band error, F0 RMSE (aligned with the reference "
+                                   "durations) and tone accuracy (free-running); medians and p95.")
+    p.add_argument("--model", action="append", required=True, metavar="NAME=PATH",
+                   help="an acoustic model to score, e.g. teacher=runs/teacher/model.safetensors (repeatable)")
+    p.add_argument("--vocoder", required=True, help="vocoder .safetensors")
+    p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
+    p.add_argument("--split", default="test", help="split (default test)")
+    p.add_argument("--limit", type=int, help="first N utterances only")
+    p.add_argument("--json", help="also write the full report here")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from cantoedge.export.evaluate import evaluate, markdown_table
+    from cantoedge.runtime.fileio import atomic_write_text
+
+    models = {}
+    for item in args.model:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise ValueError(f"--model takes NAME=PATH, got {item!r}")
+        models[name] = Path(path)
+    results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
+                       progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"))
+    print(markdown_table(results))
+    if args.json:
+        atomic_write_text(Path(args.json), json.dumps([r.to_json() for r in results], indent=1) + "\n")
+    return 0

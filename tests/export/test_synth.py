@@ -1,0 +1,55 @@
+"""synth-torch and the evaluation table, on tiny trained models."""
+
+import numpy as np
+import pytest
+
+from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.wavio import read_wav
+from cantoedge.scripts.cli import main
+
+
+def test_synth_torch_writes_audio_and_syllable_alignment(teacher_run, tiny_vocoder, tmp_path, capsys):
+    _, teacher = teacher_run
+    wav, tsv = tmp_path / "out.wav", tmp_path / "align.tsv"
+    assert main(["synth-torch", "詩史試時市事。", "-o", str(wav), "--alignment", str(tsv),
+                 "--acoustic", str(teacher), "--vocoder", str(tiny_vocoder)]) == 0
+    assert "si1 si2 si3 si4 si5 si6" in capsys.readouterr().out
+    audio, rate = read_wav(wav)
+    assert rate == AUDIO.sample_rate and audio.size % AUDIO.hop_length == 0 and np.isfinite(audio).all()
+    rows = [line.split("\t") for line in tsv.read_text().splitlines()[1:]]
+    assert [r[0] for r in rows] == ["si1", "si2", "si3", "si4", "si5", "si6"]
+    times = [(float(r[1]), float(r[2])) for r in rows]
+    assert all(s <= e for s, e in times) and all(a[1] <= b[0] + 1e-9 for a, b in zip(times, times[1:]))
+    assert times[-1][1] <= audio.size / rate + 1e-6
+
+
+def test_synth_torch_without_a_voice_is_a_clear_error(tmp_path, capsys):
+    assert main(["synth-torch", "你好", "-o", str(tmp_path / "x.wav"),
+                 "--acoustic", str(tmp_path / "none.safetensors")]) == 1
+    assert "no acoustic model" in capsys.readouterr().err
+    assert not (tmp_path / "x.wav").exists()
+
+
+def test_evaluation_table_covers_reference_vocoder_and_models(teacher_run, tiny_vocoder, tiny_corpus):
+    from cantoedge.export.evaluate import evaluate, markdown_table
+
+    _, teacher = teacher_run
+    results = evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="test", limit=3)
+    assert [r.name for r in results] == ["reference audio", "vocoder on reference mel", "teacher"]
+    assert results[0].tone_accuracy > 0.6  # the classifier hears the reference tones
+    teacher_row = results[2].to_json()
+    assert teacher_row["mel_l1"]["n"] == 3 and teacher_row["mel_l1"]["median"] > 0
+    assert results[1].to_json()["mel_l1"]["median"] > 0  # resynthesis is measured from its own audio
+    assert 0.0 <= results[2].tone_accuracy <= 1.0
+    assert markdown_table(results).count("\n") == 5
+
+
+def test_evaluate_needs_name_equals_path(capsys):
+    assert main(["evaluate", "--model", "teacher", "--vocoder", "v.safetensors"]) == 1
+    assert "NAME=PATH" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("speed", ["0", "-1"])
+def test_synth_torch_rejects_bad_speed(speed, tmp_path, capsys):
+    assert main(["synth-torch", "你好", "-o", str(tmp_path / "x.wav"), "--speed", speed]) == 1
+    assert "--speed" in capsys.readouterr().err
