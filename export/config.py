@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 from .models.acoustic import AcousticConfig
+from .models.settings import from_table
 from .models.vocoder import VocoderConfig
 
 
@@ -40,13 +41,6 @@ class RunConfig:
         return replace(self, train=replace(self.train, **changes)) if changes else self
 
 
-def _known(cls, data: dict, section: str) -> dict:
-    unknown = set(data) - {f.name for f in fields(cls)}
-    if unknown:
-        raise ValueError(f"unknown [{section}] settings: {sorted(unknown)}")
-    return data
-
-
 def parse_config(text: str, name: str) -> RunConfig:
     try:
         data = tomllib.loads(text)
@@ -59,7 +53,7 @@ def parse_config(text: str, name: str) -> RunConfig:
         model = VocoderConfig.from_dict(data.get("model", {}))
     else:
         raise ValueError(f"{name}: kind must be 'acoustic' or 'vocoder', got {kind!r}")
-    train = TrainConfig(**_known(TrainConfig, data.get("train", {}), "train"))
+    train = from_table(TrainConfig, data.get("train", {}), "train")
     return RunConfig(name, kind, model, train, dict(data.get("distil", {})))
 
 

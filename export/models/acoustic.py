@@ -4,13 +4,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 
 import torch
 from torch import nn
 from torch.nn import functional as F
 
 from .blocks import ConvNeXtBlock, FFTBlock, VariancePredictor, sinusoidal_table
+from .settings import from_table
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,7 @@ class AcousticConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> AcousticConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown acoustic model settings: {sorted(unknown)}")
-        return cls(**data)
+        return from_table(cls, data, "model")
 
     def to_dict(self) -> dict:
         return asdict(self)

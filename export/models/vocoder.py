@@ -5,13 +5,14 @@ ordinary ops (no ConvTranspose, which onnxruntime leaves in float, and no custom
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 
 import torch
 from torch import nn
 from torch.nn import functional as F
 
 from .blocks import ConvNeXtBlock
+from .settings import from_table
 
 SILENCE_LOG_MEL = math.log(1e-5)  # the log-mel floor: what a silent frame looks like
 
@@ -28,10 +29,7 @@ class VocoderConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> VocoderConfig:
-        unknown = set(data) - {f.name for f in fields(cls)}
-        if unknown:
-            raise ValueError(f"unknown vocoder settings: {sorted(unknown)}")
-        return cls(**data)
+        return from_table(cls, data, "model")
 
     def to_dict(self) -> dict:
         return asdict(self)

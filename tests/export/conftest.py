@@ -3,28 +3,16 @@
 from pathlib import Path
 
 import pytest
-from trainkit import TINY_TEACHER, TINY_VOCODER, _train
+from trainkit import TINY_TEACHER, TINY_VOCODER, train_to_end
 
 
 @pytest.fixture(scope="session")
-def teacher_run(tiny_corpus, tmp_path_factory):
+def teacher_run(tiny_corpus, tmp_path_factory) -> tuple[Path, Path]:
+    """(config, model.safetensors) of a tiny teacher trained without interruption."""
     root = tmp_path_factory.mktemp("teacher")
-    config = root / "tiny.toml"
-    config.write_text(TINY_TEACHER)
-    proc = _train("teacher", config, tiny_corpus, root / "whole")
-    _, err = proc.communicate(timeout=600)
-    assert proc.returncode == 0, err
-    return config, root / "whole" / "model.safetensors"
-
-
+    return root / "teacher.toml", train_to_end("teacher", TINY_TEACHER, tiny_corpus, root)
 
 
 @pytest.fixture(scope="session")
 def tiny_vocoder(tiny_corpus, tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("vocoder")
-    config = root / "voc.toml"
-    config.write_text(TINY_VOCODER)
-    proc = _train("vocoder", config, tiny_corpus, root / "run")
-    _, err = proc.communicate(timeout=600)
-    assert proc.returncode == 0, err
-    return root / "run" / "model.safetensors"
+    return train_to_end("vocoder", TINY_VOCODER, tiny_corpus, tmp_path_factory.mktemp("vocoder"))

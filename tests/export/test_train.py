@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from trainkit import TINY_STUDENT, _cmd, _train
+from trainkit import TINY_STUDENT, _cmd, _train, train_to_end
 
 from cantoedge.export.checkpoint import load_model
 
@@ -53,12 +53,8 @@ def test_teacher_checkpoint_is_safetensors_with_config(teacher_run):
 
 def test_student_distils_from_the_teacher(teacher_run, tiny_corpus, tmp_path):
     _, teacher = teacher_run
-    config = tmp_path / "student.toml"
-    config.write_text(TINY_STUDENT)
-    proc = _train("student", config, tiny_corpus, tmp_path / "student", "--teacher", str(teacher))
-    _, err = proc.communicate(timeout=600)
-    assert proc.returncode == 0, err
-    model, meta = load_model(tmp_path / "student" / "model.safetensors")
+    student = train_to_end("student", TINY_STUDENT, tiny_corpus, tmp_path, "--teacher", str(teacher))
+    model, meta = load_model(student)
     assert meta["distilled"] is True and meta["config"]["dim"] == 16
     assert "feature_match" not in "".join(model.state_dict())  # the training-only projection is not kept
     targets = sorted((tmp_path / "student" / "teacher_targets" / "features").glob("*.npz"))

@@ -51,3 +51,13 @@ def _cmd(*args: str) -> list[str]:
 def _train(what: str, config: Path, corpus: Path, out: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen(_cmd("train", what, "--config", str(config), "--corpus", str(corpus), "--out", str(out),
                                  "--quiet", *extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def train_to_end(what: str, config_text: str, corpus: Path, root: Path, *extra: str) -> Path:
+    """Write ROOT/WHAT.toml, train into ROOT/WHAT in a subprocess, return the model.safetensors path."""
+    config = root / f"{what}.toml"
+    config.write_text(config_text)
+    proc = _train(what, config, corpus, root / what, *extra)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    return root / what / "model.safetensors"
