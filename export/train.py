@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import warnings
 from pathlib import Path
 
 import lightning as L
@@ -150,6 +151,10 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         task.start_epoch = int(state["epoch"])
         log.warning("resuming %s from %s at step %d", run.name, last, task.start_epoch * t.checkpoint_every)
     left = epochs - task.start_epoch
+    # Lightning's start-up chatter (accelerator probes, cloud-logging tips) drowns the progress bar
+    logging.getLogger("lightning.pytorch").setLevel(logging.WARNING)
+    warnings.filterwarnings("ignore", message=r".*LeafSpec.*")
+    warnings.filterwarnings("ignore", message=r".*Checkpoint directory.*exists and is not empty.*")
     if left > 0:
         sampler = EpochSampler(len(dataset), t.batch_size, t.checkpoint_every, t.seed, task.start_epoch)
         loader = DataLoader(dataset, batch_size=t.batch_size, sampler=sampler, collate_fn=collate, num_workers=0)
