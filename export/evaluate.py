@@ -134,3 +134,31 @@ def markdown_table(results: list[SystemResult]) -> str:
         params = f"{r.parameters / 1e6:.2f} M" if r.parameters else "–"
         lines.append(f"| {r.name} | {params} | " + " | ".join(cells) + f" | {100 * r.tone_accuracy:.1f} % |")
     return "\n".join(lines) + "\n"
+
+
+CONTRAST = ("詩", "史", "試", "時", "市", "事")  # si1 .. si6: one syllable, six words
+CARRIER = "我話{}畀你聽。"  # "I say X to you": X is the third syllable
+
+
+def listen_proxy(voice, classifier: ToneClassifier | None = None) -> dict:
+    """The tones heard in 詩 史 試 時 市 事, alone and in a carrier sentence (speaker statistics from the
+    carrier sentences, since one syllable has no pitch range of its own)."""
+    from cantoedge.regression.tones import SpeakerStats, contour_features, syllable_spans
+
+    classifier = classifier or ToneClassifier.load()
+    alone = [voice.speak(c) for c in CONTRAST]
+    carried = [voice.speak(CARRIER.format(c)) for c in CONTRAST]
+    try:
+        stats = SpeakerStats.from_tracks([yin(s.audio)[0] for s in carried])
+    except ValueError:
+        return {"isolated": [-1] * 6, "carrier": [-1] * 6, "isolated_accuracy": 0.0, "carrier_accuracy": 0.0}
+    out: dict = {}
+    for key, speeches, position in (("isolated", alone, 0), ("carrier", carried, 2)):
+        heard = []
+        for s in speeches:
+            spans = syllable_spans(s.durations, s.g2p.encoded.syllable_index)
+            feats = contour_features(yin(s.audio)[0], spans, stats)
+            heard.append(int(classifier.predict(feats[position: position + 1])[0]))
+        out[key] = heard
+        out[f"{key}_accuracy"] = float(np.mean(np.asarray(heard) == np.arange(1, 7)))
+    return out

@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from cantoedge.export.evaluate import evaluate, markdown_table
+    from cantoedge.export.evaluate import CARRIER, evaluate, listen_proxy, markdown_table
+    from cantoedge.export.synth import TorchVoice
     from cantoedge.runtime.fileio import atomic_write_text
 
     models = {}
@@ -37,6 +38,14 @@ def run(args: argparse.Namespace) -> int:
     results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
                        progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"))
     print(markdown_table(results))
+    proxies = {}
+    for name, path in models.items():
+        proxy = listen_proxy(TorchVoice(path, Path(args.vocoder)))
+        proxies[name] = proxy
+        print(f"{name}: 詩史試時市事 heard as tones {proxy['isolated']} alone "
+              f"({100 * proxy['isolated_accuracy']:.0f} %), {proxy['carrier']} in 「{CARRIER}」 "
+              f"({100 * proxy['carrier_accuracy']:.0f} %)")
     if args.json:
-        atomic_write_text(Path(args.json), json.dumps([r.to_json() for r in results], indent=1) + "\n")
+        report = {"systems": [r.to_json() for r in results], "listen_proxy": proxies}
+        atomic_write_text(Path(args.json), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
     return 0

@@ -53,3 +53,14 @@ def test_evaluate_needs_name_equals_path(capsys):
 def test_synth_torch_rejects_bad_speed(speed, tmp_path, capsys):
     assert main(["synth-torch", "你好", "-o", str(tmp_path / "x.wav"), "--speed", speed]) == 1
     assert "--speed" in capsys.readouterr().err
+
+
+def test_listen_proxy_reports_six_tones_alone_and_in_a_carrier(teacher_run, tiny_vocoder):
+    from cantoedge.export.evaluate import listen_proxy
+    from cantoedge.export.synth import TorchVoice
+
+    _, teacher = teacher_run
+    proxy = listen_proxy(TorchVoice(teacher, tiny_vocoder))
+    assert len(proxy["isolated"]) == len(proxy["carrier"]) == 6
+    assert all(t in (-1, 1, 2, 3, 4, 5, 6) for t in proxy["isolated"] + proxy["carrier"])
+    assert 0.0 <= proxy["carrier_accuracy"] <= 1.0
