@@ -103,6 +103,13 @@ class VocoderTask(_Task):
         return losses["total"]
 
 
+def _identity(run: RunConfig) -> str:
+    """What a snapshot must share with the run resuming it: everything but the step budget."""
+    train = {k: v for k, v in run.train.__dict__.items() if k != "max_steps"}
+    return json.dumps({"kind": run.kind, "model": run.model.to_dict(), "train": train, "distil": run.distil},
+                      sort_keys=True)
+
+
 class _Snapshot(L.Callback):
     """Writes ``last.ckpt`` (tensors only) when an epoch ends."""
 
@@ -112,7 +119,7 @@ class _Snapshot(L.Callback):
     def on_train_epoch_end(self, trainer: L.Trainer, task: _Task) -> None:
         state = {"task": task.state_dict(), "optimizer": trainer.optimizers[0].state_dict(),
                  "scheduler": trainer.lr_scheduler_configs[0].scheduler.state_dict(),
-                 "epoch": torch.tensor(task.epoch + 1)}
+                 "epoch": torch.tensor(task.epoch + 1), "run": _identity(task.run)}
         atomic_write(self.path, lambda tmp: torch.save(state, tmp))
 
 
@@ -146,6 +153,9 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
     last = out_dir / "last.ckpt"
     if last.exists():
         state = torch.load(last, map_location="cpu", weights_only=True)
+        if "run" in state and state["run"] != _identity(run):
+            raise ValueError(f"{last} was written by a different config ({state.get('run')}); "
+                             "use another --out or delete that directory to start afresh")
         task.load_state_dict(state["task"])
         task.resume_state = state
         task.start_epoch = int(state["epoch"])

@@ -78,3 +78,15 @@ def test_student_without_teacher_and_damaged_checkpoint_are_clear_errors(tiny_co
     bad.write_bytes(b"\x00" * 64)
     with pytest.raises(ValueError, match="not a readable safetensors"):
         load_model(bad)
+
+
+def test_resuming_with_another_config_is_refused(teacher_run, tiny_corpus, tmp_path):
+    config, _ = teacher_run
+    out = tmp_path / "run"
+    first = _train("teacher", config, tiny_corpus, out, "--max-steps", "4")
+    assert first.wait(timeout=600) == 0
+    other = tmp_path / "other.toml"
+    other.write_text(config.read_text().replace("seed = 7", "seed = 8"))
+    proc = subprocess.run(_cmd("train", "teacher", "--config", str(other), "--corpus", str(tiny_corpus),
+                               "--out", str(out), "--quiet"), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1 and "different config" in proc.stderr
