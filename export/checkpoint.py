@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
 from pathlib import Path
 
 from torch import nn
@@ -15,13 +16,27 @@ from .models.acoustic import AcousticConfig, AcousticModel
 from .models.vocoder import Vocoder, VocoderConfig
 
 
+def canonical_safetensors(data: bytes) -> bytes:
+    """The same file with its metadata keys sorted: safetensors writes ``__metadata__`` from a Rust HashMap,
+    in an order that changes from process to process, so the same weights would hash differently."""
+    (size,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8: 8 + size])
+    if "__metadata__" in header:
+        header = {"__metadata__": dict(sorted(header["__metadata__"].items())),
+                  **{k: v for k, v in header.items() if k != "__metadata__"}}
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode()
+    text += b" " * (-len(text) % 8)  # the format aligns the tensor data to 8 bytes
+    return struct.pack("<Q", len(text)) + text + data[8 + size:]
+
+
 def save_model(model: nn.Module, path: Path, kind: str, config: dict, extra: dict | None = None) -> None:
-    from safetensors.torch import save_file
+    from safetensors.torch import save
 
     meta = {"kind": kind, "config": json.dumps(config, sort_keys=True),
             "inventory_version": str(load_inventory().version), **{k: json.dumps(v) for k, v in (extra or {}).items()}}
     state = {k: v.detach().contiguous().cpu() for k, v in model.state_dict().items()}
-    atomic_write(Path(path), lambda tmp: save_file(state, tmp, metadata=meta))
+    data = canonical_safetensors(save(state, metadata=meta))
+    atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(data))
 
 
 def load_model(path: Path) -> tuple[nn.Module, dict]:

@@ -22,27 +22,22 @@ from cantoedge.runtime.manifest import Record, load_features, read_manifest, wri
 from .checkpoint import load_model
 from .config import RunConfig
 from .data import AcousticDataset, Normaliser, token_targets
-from .models.acoustic import AcousticModel, length_regulate
+from .models.acoustic import AcousticModel
 
 
 @torch.no_grad()
 def teacher_targets(teacher: AcousticModel, feats: dict, norm: Normaliser) -> dict[str, np.ndarray]:
     """What the teacher says for one utterance's tokens, in the corpus's feature layout."""
-    tokens = torch.as_tensor(feats["tokens"], dtype=torch.long)[None]
-    tones = torch.as_tensor(feats["tones"], dtype=torch.long)[None]
-    hidden, log_dur, pitch, energy, enc = teacher.encoder(tokens, tones)
-    durations = torch.clamp(torch.round(torch.expm1(log_dur[0])), min=0).long()
-    if int(durations.sum()) == 0:
-        durations[durations.argmax()] = 1
-    frames, position, _ = length_regulate(hidden, durations[None])
-    mel = teacher.decoder(frames, position)[0]
+    out = teacher.speak(torch.as_tensor(feats["tokens"], dtype=torch.long),
+                        torch.as_tensor(feats["tones"], dtype=torch.long))
     _, voiced, _ = token_targets(feats, norm)  # which tokens carry pitch (same tokens, ground truth)
-    return {"tokens": feats["tokens"], "tones": feats["tones"], "durations": durations.numpy().astype(np.int32),
-            "mel": mel.numpy().astype(np.float32), "pitch": pitch[0].numpy(), "energy": energy[0].numpy(),
-            "voiced": voiced, "features": enc[0].numpy()}
+    return {"tokens": feats["tokens"], "tones": feats["tones"], "durations": out["durations"].numpy().astype(np.int32),
+            "mel": out["mel"].numpy().astype(np.float32), "pitch": out["pitch"].numpy(),
+            "energy": out["energy"].numpy(), "voiced": voiced, "features": out["features"].numpy()}
 
 
-def build_distillation_set(teacher_path: Path, corpus_dir: Path, out_dir: Path) -> tuple[list[Record], dict]:
+def build_distillation_set(teacher_path: Path, corpus_dir: Path, out_dir: Path,
+                           progress: bool = True) -> tuple[list[Record], dict]:
     """Teacher outputs for the training split under ``out_dir`` (resumable); returns records and metadata."""
     from tqdm import tqdm
 
@@ -52,7 +47,7 @@ def build_distillation_set(teacher_path: Path, corpus_dir: Path, out_dir: Path) 
     norm = Normaliser(**meta["normaliser"])
     records = [r for r in read_manifest(corpus_dir) if r.split == "train"]
     out: list[Record] = []
-    for rec in tqdm(records, desc="teacher targets", unit="utt"):
+    for rec in tqdm(records, desc="teacher targets", unit="utt", disable=not progress):
         rel = f"features/{rec.id}.npz"
         path = out_dir / rel
         if not path.exists():
@@ -101,7 +96,7 @@ def train_student(run: RunConfig, teacher_path: Path, corpus_dir: Path, out_dir:
 
     out_dir = Path(out_dir)
     distil_dir = out_dir / "teacher_targets"
-    records, meta = build_distillation_set(Path(teacher_path), Path(corpus_dir), distil_dir)
+    records, meta = build_distillation_set(Path(teacher_path), Path(corpus_dir), distil_dir, progress)
     teacher_dim = int(meta["config"]["dim"])
     info = {"teacher": str(teacher_path), "teacher_steps": meta.get("steps"), "utterances": len(records),
             "feature_weight": float(run.distil.get("feature_weight", 0.0))}

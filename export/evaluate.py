@@ -31,7 +31,7 @@ from cantoedge.runtime.wavio import read_wav
 
 from .checkpoint import load_model
 from .chunked import vocode_chunked
-from .models.acoustic import AcousticModel, count_parameters, length_regulate
+from .models.acoustic import AcousticModel, count_parameters
 
 
 @dataclass
@@ -54,11 +54,9 @@ class SystemResult:
 @torch.no_grad()
 def _aligned_mel(model: AcousticModel, feats: dict) -> torch.Tensor:
     """Predicted pitch and energy, reference durations: frames line up with the reference."""
-    tokens = torch.as_tensor(feats["tokens"], dtype=torch.long)[None]
-    tones = torch.as_tensor(feats["tones"], dtype=torch.long)[None]
-    hidden, _, _, _, _ = model.encoder(tokens, tones)
-    frames, position, _ = length_regulate(hidden, torch.as_tensor(feats["durations"], dtype=torch.long)[None])
-    return model.decoder(frames, position)[0]
+    return model.speak(torch.as_tensor(feats["tokens"], dtype=torch.long),
+                       torch.as_tensor(feats["tones"], dtype=torch.long),
+                       durations=torch.as_tensor(feats["durations"], dtype=torch.long))["mel"]
 
 
 def _score(result: SystemResult, mel: np.ndarray, audio: np.ndarray, ref_mel: np.ndarray, ref_f0: np.ndarray,

@@ -12,12 +12,11 @@ from cantoedge.regression.tones import syllable_spans
 from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.frontend import Frontend, G2PResult
 
+from .bundle import voice_paths
 from .checkpoint import load_model
 from .chunked import vocode_chunked
 from .models.acoustic import AcousticModel
 from .models.vocoder import Vocoder
-
-VOICE_DIR = Path(__file__).resolve().parent / "voice"
 
 
 @dataclass(frozen=True)
@@ -48,15 +47,10 @@ def write_alignment(path: Path, rows: list[SyllableTime]) -> None:
     atomic_write_text(Path(path), text)
 
 
-def default_voice() -> tuple[Path, Path]:
-    """The bundled student and vocoder checkpoints."""
-    return VOICE_DIR / "student.safetensors", VOICE_DIR / "vocoder.safetensors"
-
-
 class TorchVoice:
     def __init__(self, acoustic: Path | None = None, vocoder: Path | None = None, frontend: Frontend | None = None):
-        default_acoustic, default_vocoder = default_voice()
-        acoustic, vocoder = Path(acoustic or default_acoustic), Path(vocoder or default_vocoder)
+        bundled = voice_paths()
+        acoustic, vocoder = Path(acoustic or bundled.acoustic), Path(vocoder or bundled.vocoder)
         for path, what in ((acoustic, "acoustic model"), (vocoder, "vocoder")):
             if not path.exists():
                 raise FileNotFoundError(f"no {what} at {path}: train one (cantoedge train ...) or pass its path")

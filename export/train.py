@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import time
 import warnings
 from pathlib import Path
 
@@ -48,6 +49,8 @@ class _Task(L.LightningModule):
         self.run = run
         self.start_epoch = 0  # epochs done before this process (resumed runs)
         self.resume_state: dict | None = None
+        self.seconds_before: float | None = 0.0  # wall time spent by earlier processes of this run, if known
+        self.started = time.perf_counter()
 
     @property
     def epoch(self) -> int:
@@ -119,7 +122,9 @@ class _Snapshot(L.Callback):
     def on_train_epoch_end(self, trainer: L.Trainer, task: _Task) -> None:
         state = {"task": task.state_dict(), "optimizer": trainer.optimizers[0].state_dict(),
                  "scheduler": trainer.lr_scheduler_configs[0].scheduler.state_dict(),
-                 "epoch": torch.tensor(task.epoch + 1), "run": _identity(task.run)}
+                 "epoch": torch.tensor(task.epoch + 1), "run": _identity(task.run),
+                 "seconds": torch.tensor((task.seconds_before or 0.0) + time.perf_counter() - task.started,
+                                         dtype=torch.float64)}
         atomic_write(self.path, lambda tmp: torch.save(state, tmp))
 
 
@@ -159,6 +164,7 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         task.load_state_dict(state["task"])
         task.resume_state = state
         task.start_epoch = int(state["epoch"])
+        task.seconds_before = float(state["seconds"]) if "seconds" in state else None  # older snapshots lack it
         log.warning("resuming %s from %s at step %d", run.name, last, task.start_epoch * t.checkpoint_every)
     left = epochs - task.start_epoch
     # Lightning's start-up chatter (accelerator probes, cloud-logging tips) drowns the progress bar
@@ -176,10 +182,14 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
                             log_every_n_steps=max(1, min(50, t.checkpoint_every)), default_root_dir=out_dir)
         trainer.fit(task, loader)
     steps = epochs * t.checkpoint_every
+    seconds = task.seconds_before
+    if left > 0 and seconds is not None:
+        seconds += time.perf_counter() - task.started
     out = out_dir / "model.safetensors"
     config = run.model.to_dict()
     save_model(task.model, out, run.kind, config, {**extra, "steps": steps, "run": run.name})
-    (out_dir / "run.json").write_text(json.dumps({"run": run.name, "steps": steps, "config": config, **extra},
-                                                 indent=1))
+    took = None if seconds is None else round(seconds, 1)
+    (out_dir / "run.json").write_text(json.dumps({"run": run.name, "steps": steps, "train_seconds": took,
+                                                  "config": config, **extra}, indent=1))
     return out
 

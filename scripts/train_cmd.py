@@ -11,14 +11,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Train with PyTorch Lightning from a TOML config (export/configs/). Runs are "
                                    "resumable: rerun the same command after an interruption and it continues from "
                                    "OUT/last.ckpt with exactly the batches and dropout it would have seen. The "
-                                   "result is OUT/model.safetensors.")
-    p.add_argument("what", choices=["teacher", "student", "vocoder"], help="which model to train")
+                                   "result is OUT/model.safetensors. `train voice` is the whole default voice: "
+                                   "teacher, student distilled from it, vocoder (runs under OUT, default runs/), "
+                                   "then installs student and vocoder as the bundled voice (export/voice/).")
+    p.add_argument("what", choices=["teacher", "student", "vocoder", "voice"], help="which model to train")
     p.add_argument("--config", help="TOML config (default: the bundled one for WHAT)")
     p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
-    p.add_argument("--out", help="run directory (default runs/WHAT)")
-    p.add_argument("--max-steps", type=int, help="override train.max_steps")
+    p.add_argument("--out", help="run directory (default runs/WHAT; for voice, the parent of the three runs)")
+    p.add_argument("--voice-dir", help="voice only: where to install the voice (default: the bundled one)")
+    p.add_argument("--max-steps", type=int, help="override train.max_steps (rounded up to whole checkpoint_every "
+                                                 "intervals: snapshots land on those boundaries)")
     p.add_argument("--teacher", help="student only: the teacher's model.safetensors to distil from")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=run)
 
 
@@ -26,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.config import load_config
     from cantoedge.export.train import train
 
+    if args.what == "voice":
+        return _voice(args)
     config = load_config(args.config or args.what).with_steps(args.max_steps)
     expected = "vocoder" if args.what == "vocoder" else "acoustic"
     if config.kind != expected:
@@ -40,4 +46,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         path = train(config, Path(args.corpus), out, progress=not args.quiet)
     print(f"{args.what}: {path}")
+    return 0
+
+
+def _voice(args: argparse.Namespace) -> int:
+    from cantoedge.export.bundle import VOICE_DIR, train_voice
+
+    if args.config or args.max_steps or args.teacher:
+        raise ValueError("train voice uses the bundled configs; --config, --max-steps and --teacher are for "
+                         "the single-model runs")
+    paths = train_voice(Path(args.corpus), Path(args.out or "runs"), Path(args.voice_dir or VOICE_DIR),
+                        progress=not args.quiet)
+    print(f"voice: {paths.acoustic}, {paths.vocoder} ({paths.info})")
     return 0

@@ -148,14 +148,29 @@ class AcousticModel(nn.Module):
                 "n_frames": n_frames}
 
     @torch.no_grad()
+    def speak(self, tokens: torch.Tensor, tones: torch.Tensor, durations: torch.Tensor | None = None,
+              speed: float = 1.0) -> dict[str, torch.Tensor]:
+        """One utterance (unbatched tokens): its own durations unless given. -> mel (n_mels, T), durations,
+        pitch, energy (N,) and encoder features (N, dim)."""
+        hidden, log_dur, pitch, energy, feats = self.encoder(tokens[None], tones[None])
+        if durations is None:
+            durations = predicted_durations(log_dur[0], speed)
+        frames, position, _ = length_regulate(hidden, durations.long()[None])
+        return {"mel": self.decoder(frames, position)[0], "durations": durations, "pitch": pitch[0],
+                "energy": energy[0], "features": feats[0]}
+
     def infer(self, tokens: torch.Tensor, tones: torch.Tensor, speed: float = 1.0):
         """One utterance, predicted durations: -> mel (n_mels, T), durations (N,)."""
-        hidden, log_dur, _, _, _ = self.encoder(tokens[None], tones[None])
-        durations = torch.clamp(torch.round(torch.expm1(log_dur[0]) / speed), min=0).long()
-        if int(durations.sum()) == 0:
-            durations[durations.argmax()] = 1
-        frames, position, _ = length_regulate(hidden, durations[None])
-        return self.decoder(frames, position)[0], durations
+        out = self.speak(tokens, tones, speed=speed)
+        return out["mel"], out["durations"]
+
+
+def predicted_durations(log_dur: torch.Tensor, speed: float = 1.0) -> torch.Tensor:
+    """Frames per token from the predicted log(1 + frames); at least one frame in all."""
+    durations = torch.clamp(torch.round(torch.expm1(log_dur) / speed), min=0).long()
+    if int(durations.sum()) == 0:
+        durations[durations.argmax()] = 1
+    return durations
 
 
 def count_parameters(module: nn.Module) -> int:

@@ -1,5 +1,6 @@
 """Training runs: tiny configs, seconds each. A killed run resumes to the same weights as an unbroken one."""
 
+import json
 import os
 import signal
 import subprocess
@@ -9,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from trainkit import TINY_STUDENT, _cmd, _train, train_to_end
+from trainkit import _cmd, _train
 
 from cantoedge.export.checkpoint import load_model
 
@@ -45,19 +46,18 @@ def test_teacher_checkpoint_is_safetensors_with_config(teacher_run):
     _, path = teacher_run
     model, meta = load_model(path)
     assert meta["kind"] == "acoustic" and meta["steps"] == 24 and meta["config"]["dim"] == 32
+    assert json.loads((path.parent / "run.json").read_text())["train_seconds"] > 0
     assert set(meta["normaliser"]) == {"pitch_mean", "pitch_std", "energy_mean", "energy_std"}
     tokens = torch.tensor([1, 20, 35, 22, 52, 3])
     mel, durations = model.infer(tokens, torch.tensor([0, 3, 3, 4, 4, 0]))
     assert mel.shape == (80, int(durations.sum())) and torch.isfinite(mel).all()
 
 
-def test_student_distils_from_the_teacher(teacher_run, tiny_corpus, tmp_path):
-    _, teacher = teacher_run
-    student = train_to_end("student", TINY_STUDENT, tiny_corpus, tmp_path, "--teacher", str(teacher))
-    model, meta = load_model(student)
+def test_student_distils_from_the_teacher(student_run):
+    model, meta = load_model(student_run)
     assert meta["distilled"] is True and meta["config"]["dim"] == 16
     assert "feature_match" not in "".join(model.state_dict())  # the training-only projection is not kept
-    targets = sorted((tmp_path / "student" / "teacher_targets" / "features").glob("*.npz"))
+    targets = sorted((student_run.parent / "teacher_targets" / "features").glob("*.npz"))
     assert len(targets) == 16
     with np.load(targets[0], allow_pickle=False) as t:
         assert t["mel"].shape[1] == t["durations"].sum() and t["features"].shape == (t["tokens"].size, 32)

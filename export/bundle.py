@@ -1,0 +1,79 @@
+"""The bundled default voice: the distilled student and the vocoder that ship in ``export/voice/``, and the
+one command that trains them from scratch (teacher → student, vocoder) and installs them there."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from cantoedge.runtime.fileio import atomic_write, atomic_write_text
+
+from .checkpoint import canonical_safetensors, file_hash, load_model
+from .config import RunConfig
+from .models.acoustic import count_parameters
+
+VOICE_DIR = Path(__file__).resolve().parent / "voice"
+MAX_VOICE_BYTES = 25 * 1024 * 1024  # the repository's budget for committed weights
+STUDENT_SHARE = 1 / 8  # the student may have at most this share of the teacher's parameters
+
+
+@dataclass(frozen=True)
+class VoicePaths:
+    acoustic: Path
+    vocoder: Path
+    info: Path
+
+
+def voice_paths(voice_dir: Path = VOICE_DIR) -> VoicePaths:
+    voice_dir = Path(voice_dir)
+    return VoicePaths(voice_dir / "student.safetensors", voice_dir / "vocoder.safetensors", voice_dir / "voice.json")
+
+
+def _describe(path: Path, kind: str) -> dict:
+    model, meta = load_model(path)
+    if meta["kind"] != kind:
+        raise ValueError(f"{path} is a {meta['kind']} checkpoint, expected a {kind}")
+    return {"sha256": file_hash(path), "bytes": path.stat().st_size, "parameters": count_parameters(model),
+            "steps": meta.get("steps"), "config": meta["config"]}
+
+
+def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
+                  voice_dir: Path = VOICE_DIR) -> VoicePaths:
+    """Check the checkpoints against the voice's contract (kinds, size budget, student ≤ 1/8 of the teacher),
+    then copy them into ``voice_dir`` with a ``voice.json`` that records where they came from."""
+    student, vocoder = Path(student), Path(vocoder)
+    info = {"student": _describe(student, "acoustic"), "vocoder": _describe(vocoder, "vocoder")}
+    total = info["student"]["bytes"] + info["vocoder"]["bytes"]
+    if total > MAX_VOICE_BYTES:
+        raise ValueError(f"student + vocoder are {total / 2**20:.1f} MiB; the bundled voice may hold at most "
+                         f"{MAX_VOICE_BYTES / 2**20:.0f} MiB")
+    if teacher is not None:
+        info["teacher"] = _describe(Path(teacher), "acoustic")
+        ratio = info["student"]["parameters"] / info["teacher"]["parameters"]
+        if ratio > STUDENT_SHARE:
+            raise ValueError(f"the student has {ratio:.2f} of the teacher's parameters; at most {STUDENT_SHARE:.3f}")
+        info["student"]["share_of_teacher"] = round(ratio, 4)
+        del info["teacher"]["config"]  # the teacher is not shipped; its size and hash say which one it was
+    out = voice_paths(voice_dir)
+    for src, dst in ((student, out.acoustic), (vocoder, out.vocoder)):
+        data = canonical_safetensors(src.read_bytes())  # checkpoints written before sorting was introduced
+        atomic_write(dst, lambda tmp, data=data: Path(tmp).write_bytes(data))
+    atomic_write_text(out.info, json.dumps(info, indent=1, sort_keys=True) + "\n")
+    return out
+
+
+def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, progress: bool = True,
+                configs: dict[str, RunConfig] | None = None) -> VoicePaths:
+    """Teacher, then the student distilled from it, then the vocoder (each resumable; the bundled configs
+    unless ``configs`` names others), then install. Rerunning after an interruption continues where it stopped."""
+    from .config import load_config
+    from .distil import train_student
+    from .train import train
+
+    corpus_dir, runs_dir = Path(corpus_dir), Path(runs_dir)
+    config = {name: (configs or {}).get(name) or load_config(name) for name in ("teacher", "student", "vocoder")}
+    teacher = train(config["teacher"], corpus_dir, runs_dir / "teacher", progress)
+    student = train_student(config["student"], teacher, corpus_dir, runs_dir / "student", progress)
+    vocoder = train(config["vocoder"], corpus_dir, runs_dir / "vocoder", progress)
+    return install_voice(student, vocoder, teacher, voice_dir)

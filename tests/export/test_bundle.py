@@ -1,0 +1,107 @@
+"""The bundled default voice: its install contract, and the committed student and vocoder themselves."""
+
+import json
+
+import numpy as np
+import pytest
+
+from cantoedge.export import bundle
+from cantoedge.export.bundle import install_voice, voice_paths
+from cantoedge.export.checkpoint import file_hash, load_model
+
+
+def test_install_copies_the_checkpoints_and_records_where_they_came_from(student_run, tiny_vocoder, tmp_path):
+    out = install_voice(student_run, tiny_vocoder, voice_dir=tmp_path / "voice")
+    assert out.acoustic.read_bytes() == student_run.read_bytes()
+    assert out.vocoder.read_bytes() == tiny_vocoder.read_bytes()
+    info = json.loads(out.info.read_text())
+    assert info["student"]["sha256"] == file_hash(out.acoustic) and info["vocoder"]["sha256"] == file_hash(out.vocoder)
+    assert info["student"]["steps"] == 8 and info["vocoder"]["config"]["layers"] == 2
+    assert not list(out.info.parent.glob(".*.tmp"))
+
+
+def test_install_refuses_a_student_over_an_eighth_of_its_teacher(student_run, tiny_vocoder, teacher_run, tmp_path):
+    _, teacher = teacher_run
+    with pytest.raises(ValueError, match="of the teacher's parameters"):
+        install_voice(student_run, tiny_vocoder, teacher, voice_dir=tmp_path / "voice")
+    assert not (tmp_path / "voice").exists()  # nothing half-installed
+
+
+def test_install_refuses_swapped_kinds_and_an_oversized_voice(student_run, tiny_vocoder, tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="expected a vocoder"):
+        install_voice(student_run, student_run, voice_dir=tmp_path / "a")
+    monkeypatch.setattr(bundle, "MAX_VOICE_BYTES", 1000)
+    with pytest.raises(ValueError, match="may hold at most"):
+        install_voice(student_run, tiny_vocoder, voice_dir=tmp_path / "b")
+
+
+MICRO_STUDENT = """
+kind = "acoustic"
+[model]
+dim = 8
+heads = 2
+enc_layers = 1
+ff_hidden = 16
+dec_dim = 8
+dec_layers = 1
+dec_hidden = 16
+predictor_hidden = 8
+[train]
+seed = 7
+batch_size = 4
+max_steps = 4
+lr = 1e-3
+warmup_steps = 2
+checkpoint_every = 2
+[distil]
+feature_weight = 0.1
+"""
+
+
+def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp_path):
+    """The one reproduction command, with tiny configs: three runs, then an installed voice whose student is
+    under an eighth of the teacher; a second call resumes (nothing left to train) and installs the same files."""
+    from trainkit import TINY_TEACHER, TINY_VOCODER
+
+    from cantoedge.export.bundle import train_voice
+    from cantoedge.export.config import parse_config
+
+    configs = {"teacher": parse_config(TINY_TEACHER, "teacher"), "student": parse_config(MICRO_STUDENT, "student"),
+               "vocoder": parse_config(TINY_VOCODER, "vocoder")}
+    out = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs)
+    info = json.loads(out.info.read_text())
+    assert info["student"]["share_of_teacher"] <= 1 / 8 and info["teacher"]["steps"] == 24
+    assert {p.name for p in (tmp_path / "runs").iterdir()} == {"teacher", "student", "vocoder"}
+    again = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs)
+    assert json.loads(again.info.read_text()) == info
+
+
+BUNDLED = voice_paths()
+needs_voice = pytest.mark.skipif(not BUNDLED.acoustic.exists(), reason="no bundled voice in export/voice/ yet")
+
+
+@needs_voice
+def test_bundled_voice_fits_the_budget_and_matches_its_record():
+    info = json.loads(BUNDLED.info.read_text())
+    total = BUNDLED.acoustic.stat().st_size + BUNDLED.vocoder.stat().st_size
+    assert total <= bundle.MAX_VOICE_BYTES
+    assert info["student"]["sha256"] == file_hash(BUNDLED.acoustic)
+    assert info["vocoder"]["sha256"] == file_hash(BUNDLED.vocoder)
+    assert info["student"]["parameters"] <= info["teacher"]["parameters"] / 8
+    _, meta = load_model(BUNDLED.acoustic)
+    assert meta["distilled"] is True
+    _, meta = load_model(BUNDLED.vocoder)
+    assert meta["kind"] == "vocoder"
+
+
+@needs_voice
+def test_bundled_voice_says_the_six_tones_of_si(tmp_path):
+    """詩史試時市事 differ only by tone: in a carrier sentence the classifier must hear most of them right."""
+    from cantoedge.export.evaluate import listen_proxy
+    from cantoedge.export.synth import TorchVoice
+
+    voice = TorchVoice()
+    speech = voice.speak("今日天氣好好。")
+    assert np.isfinite(speech.audio).all() and np.abs(speech.audio).max() > 0.05
+    proxy = listen_proxy(voice)
+    assert proxy["carrier_accuracy"] >= 5 / 6, proxy
