@@ -141,7 +141,8 @@ CARRIER = "我話{}畀你聽。"  # "I say X to you": X is the third syllable
 def listen_proxy(voice, classifier: ToneClassifier | None = None) -> dict:
     """The tones heard in 詩 史 試 時 市 事, alone and in a carrier sentence (speaker statistics from the
     carrier sentences, since one syllable has no pitch range of its own)."""
-    from cantoedge.regression.tones import SpeakerStats, contour_features, syllable_spans
+    from cantoedge.regression.tones import SpeakerStats, contour_features
+    from cantoedge.runtime.alignment import syllable_spans
 
     classifier = classifier or ToneClassifier.load()
     alone = [voice.speak(c) for c in CONTRAST]

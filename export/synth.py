@@ -8,8 +8,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from cantoedge.regression.tones import syllable_spans
-from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.alignment import SyllableTime, syllable_times
 from cantoedge.runtime.frontend import Frontend, G2PResult
 
 from .bundle import voice_paths
@@ -17,13 +16,6 @@ from .checkpoint import load_model
 from .chunked import vocode_chunked
 from .models.acoustic import AcousticModel
 from .models.vocoder import Vocoder
-
-
-@dataclass(frozen=True)
-class SyllableTime:
-    jyutping: str
-    start: float
-    end: float
 
 
 @dataclass(frozen=True)
@@ -35,16 +27,7 @@ class Speech:
 
     def alignment(self) -> list[SyllableTime]:
         """Each spoken syllable's start and end in seconds, from the predicted durations."""
-        spans = syllable_spans(self.durations, self.g2p.encoded.syllable_index)
-        sec = AUDIO.hop_length / AUDIO.sample_rate
-        return [SyllableTime(j, s * sec, e * sec) for j, (s, e) in zip(self.g2p.jyutping, spans)]
-
-
-def write_alignment(path: Path, rows: list[SyllableTime]) -> None:
-    from cantoedge.runtime.fileio import atomic_write_text
-
-    text = "jyutping\tstart\tend\n" + "".join(f"{r.jyutping}\t{r.start:.3f}\t{r.end:.3f}\n" for r in rows)
-    atomic_write_text(Path(path), text)
+        return syllable_times(self.g2p.jyutping, self.durations, self.g2p.encoded.syllable_index)
 
 
 class TorchVoice:

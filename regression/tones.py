@@ -36,18 +36,6 @@ class SpeakerStats:
         return cls(float(st.mean()), float(max(st.std(), 1e-3)))
 
 
-def syllable_spans(durations: Sequence[int], syllable_index: Sequence[int]) -> list[tuple[int, int]]:
-    """Frame span [start, end) of each syllable: the union of its onset and rime tokens."""
-    ends = np.cumsum(np.asarray(durations, dtype=np.int64))
-    starts = ends - np.asarray(durations, dtype=np.int64)
-    spans: dict[int, list[int]] = {}
-    for s, e, idx in zip(starts, ends, syllable_index):
-        if idx >= 0:
-            span = spans.setdefault(int(idx), [int(s), int(e)])
-            span[0], span[1] = min(span[0], int(s)), max(span[1], int(e))
-    return [tuple(spans[k]) for k in sorted(spans)]  # type: ignore[misc]
-
-
 def contour_features(f0: np.ndarray, spans: Sequence[tuple[int, int]], stats: SpeakerStats) -> np.ndarray:
     """(n_syllables, N_FEATURES); rows are NaN for syllables with fewer than two voiced frames."""
     f0 = np.asarray(f0, dtype=np.float64)

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import numpy as np
 
+from cantoedge.runtime.alignment import syllable_spans
 from cantoedge.runtime.inventory import syllable_index
 from cantoedge.runtime.jyutping import parse_syllable
 from cantoedge.runtime.manifest import Record, load_features, read_manifest
 from cantoedge.runtime.wavio import read_wav
 
 from .pitch import yin
-from .tones import SpeakerStats, ToneClassifier, contour_features, syllable_spans, train_classifier
+from .tones import SpeakerStats, ToneClassifier, contour_features, train_classifier
 
 F0Source = Callable[[Path, Record, dict], np.ndarray]
 

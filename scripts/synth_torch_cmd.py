@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cantoedge.export.synth import TorchVoice, write_alignment
+    from cantoedge.export.synth import TorchVoice
+    from cantoedge.runtime.alignment import write_alignment
     from cantoedge.runtime.audio import AUDIO
     from cantoedge.runtime.wavio import write_wav
 

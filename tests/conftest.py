@@ -1,4 +1,5 @@
-"""Shared fixtures: a tiny espeak-rendered corpus, built once per test session."""
+"""Shared fixtures, built once per test session: a tiny espeak-rendered corpus, tiny trained models (seconds to
+train) and their exported graphs."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from trainkit import TINY_STUDENT, TINY_TEACHER, TINY_VOCODER, train_to_end
 
 N_TINY = 24
 
@@ -48,3 +50,34 @@ def corpus_copy(tiny_corpus, tmp_path) -> Path:
     dst = tmp_path / "corpus"
     shutil.copytree(tiny_corpus, dst)
     return dst
+
+
+@pytest.fixture(scope="session")
+def teacher_run(tiny_corpus, tmp_path_factory) -> tuple[Path, Path]:
+    """(config, model.safetensors) of a tiny teacher trained without interruption."""
+    root = tmp_path_factory.mktemp("teacher")
+    return root / "teacher.toml", train_to_end("teacher", TINY_TEACHER, tiny_corpus, root)
+
+
+@pytest.fixture(scope="session")
+def tiny_vocoder(tiny_corpus, tmp_path_factory) -> Path:
+    return train_to_end("vocoder", TINY_VOCODER, tiny_corpus, tmp_path_factory.mktemp("vocoder"))
+
+
+@pytest.fixture(scope="session")
+def student_run(teacher_run, tiny_corpus, tmp_path_factory) -> Path:
+    """model.safetensors of a tiny student distilled from the tiny teacher (its run directory is the parent)."""
+    _, teacher = teacher_run
+    return train_to_end("student", TINY_STUDENT, tiny_corpus, tmp_path_factory.mktemp("student"), "--teacher",
+                        str(teacher))
+
+
+@pytest.fixture(scope="session")
+def tiny_graphs(teacher_run, tiny_vocoder, tmp_path_factory) -> Path:
+    """encoder/decoder/vocoder.onnx exported from the tiny teacher and vocoder."""
+    from cantoedge.export.onnx import export_voice
+
+    _, teacher = teacher_run
+    out = tmp_path_factory.mktemp("graphs")
+    export_voice(teacher, tiny_vocoder, out)
+    return out

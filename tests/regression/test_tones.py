@@ -6,14 +6,9 @@ from cantoedge.regression.tones import (
     SpeakerStats,
     ToneClassifier,
     contour_features,
-    syllable_spans,
     train_classifier,
 )
 from cantoedge.regression.toneset import collect, evaluate, f0_from_audio, split_records
-
-
-def test_syllable_spans_join_onset_and_rime():
-    assert syllable_spans([3, 2, 4, 1, 5, 2], [-1, 0, 0, -1, 1, -1]) == [(3, 9), (10, 15)]
 
 
 def test_contour_features_mark_unvoiced_syllables():

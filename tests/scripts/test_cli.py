@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from cantoedge.scripts.cli import main
@@ -51,7 +52,8 @@ BLOCKER = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("argv", [["g2p", "你好，我係香港人。", "--json"], ["regress", "--help"], ["g2p", "--help"]])
+@pytest.mark.parametrize("argv", [["g2p", "你好，我係香港人。", "--json"], ["regress", "--help"], ["g2p", "--help"],
+                                  ["say", "--help"]])
 def test_device_subcommands_import_no_build_side_code(argv):
     proc = subprocess.run([sys.executable, "-c", BLOCKER, *argv], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -64,3 +66,25 @@ def test_tone_eval_runs_with_build_side_blocked(tiny_corpus):
                            "--split", "val", "--json"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert 0.0 <= json.loads(proc.stdout)["accuracy"] <= 1.0
+
+
+def test_say_speaks_with_onnxruntime_and_no_build_side_code(tiny_graphs, tmp_path):
+    from cantoedge.runtime.wavio import read_wav
+
+    wav, tsv = tmp_path / "out.wav", tmp_path / "out.tsv"
+    proc = subprocess.run([sys.executable, "-c", BLOCKER, "say", "詩史試時市事。", "-o", str(wav), "--graphs",
+                           str(tiny_graphs), "--alignment", str(tsv), "--threads", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "si1 si2 si3 si4 si5 si6" in proc.stdout
+    audio, rate = read_wav(wav)
+    assert rate == 22050 and audio.size > 0 and np.isfinite(audio).all()
+    assert [line.split("\t")[0] for line in tsv.read_text().splitlines()[1:]] == [f"si{t}" for t in range(1, 7)]
+
+
+def test_say_without_graphs_or_text_is_a_clear_error(tiny_graphs, tmp_path, capsys):
+    assert main(["say", "你好", "-o", str(tmp_path / "x.wav"), "--graphs", str(tmp_path / "none")]) == 1
+    assert "cantoedge export" in capsys.readouterr().err
+    assert main(["say", "   ", "-o", str(tmp_path / "x.wav"), "--graphs", str(tiny_graphs)]) == 1
+    assert "error" in capsys.readouterr().err
+    assert not (tmp_path / "x.wav").exists()

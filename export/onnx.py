@@ -1,0 +1,130 @@
+"""Export of the three device graphs (runtime/graphs.py): encoder with a dynamic token length, decoder and
+vocoder on one fixed 128-frame window with a dynamic batch. Each file is simplified, passes the full
+``onnx.checker`` and strict shape inference, carries its provenance in the metadata, and is byte-identical
+when exported again from the same checkpoint."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from cantoedge.runtime.chunks import CHUNK_FRAMES
+from cantoedge.runtime.fileio import atomic_write
+from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPH_VERSION, VOCODER, GraphInfo, GraphSpec, audio_params
+from cantoedge.runtime.graphs import window_frames as _window
+from cantoedge.runtime.inventory import load_inventory
+
+from .checkpoint import file_hash, load_model
+from .models.acoustic import AcousticModel, Decoder, Encoder
+from .models.vocoder import Vocoder
+
+OPSET = 17  # LayerNormalization; TensorRT 8.5 (JetPack 5) and rknn-toolkit2 both read it
+
+
+class EncoderGraph(nn.Module):
+    def __init__(self, encoder: Encoder):
+        super().__init__()
+        self.encoder = encoder
+
+    def forward(self, tokens: torch.Tensor, tones: torch.Tensor):
+        hidden, log_dur, pitch, energy, _ = self.encoder(tokens, tones)
+        return hidden, log_dur, pitch, energy
+
+
+class DecoderGraph(nn.Module):
+    """One window in, its kept ``chunk`` mel frames out."""
+
+    def __init__(self, decoder: Decoder, chunk: int = CHUNK_FRAMES):
+        super().__init__()
+        self.decoder, self.chunk = decoder, chunk
+
+    def forward(self, frames: torch.Tensor, position: torch.Tensor) -> torch.Tensor:
+        c = self.decoder.context
+        return self.decoder.forward_padded(frames, position)[:, :, c: c + self.chunk]
+
+
+class VocoderGraph(nn.Module):
+    """One window of mel in, its kept ``chunk * hop`` samples out."""
+
+    def __init__(self, vocoder: Vocoder, chunk: int = CHUNK_FRAMES):
+        super().__init__()
+        self.vocoder, self.chunk = vocoder, chunk
+
+    def forward(self, mel: torch.Tensor) -> torch.Tensor:
+        c, hop = self.vocoder.context, self.vocoder.cfg.hop_length
+        return self.vocoder.forward_padded(mel)[:, c * hop: (c + self.chunk) * hop]
+
+
+@dataclass(frozen=True)
+class Exported:
+    encoder: Path
+    decoder: Path
+    vocoder: Path
+
+
+def to_onnx(module: nn.Module, args: tuple, spec: GraphSpec, dynamic_axes: dict, info: GraphInfo) -> bytes:
+    """Trace (legacy exporter, as the Q/DQ graphs must be), simplify, check, stamp the metadata."""
+    import onnx
+    import onnxslim
+
+    buf = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        warnings.filterwarnings("ignore", message="Constant folding")
+        torch.onnx.export(module.eval(), args, buf, input_names=list(spec.inputs), output_names=list(spec.outputs),
+                          dynamic_axes=dynamic_axes, opset_version=OPSET, do_constant_folding=True, dynamo=False)
+    model = onnxslim.slim(onnx.load_from_string(buf.getvalue()))
+    model = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
+    onnx.checker.check_model(model, full_check=True)
+    model.producer_name, model.doc_string = "cantoedge", f"cantoedge {spec.name} graph v{GRAPH_VERSION}"
+    del model.metadata_props[:]
+    for key, value in sorted(info.to_metadata().items()):
+        model.metadata_props.add(key=key, value=value)
+    return model.SerializeToString(deterministic=True)
+
+
+def _write(path: Path, data: bytes) -> Path:
+    atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
+    return path
+
+
+def export_voice(acoustic_path: Path, vocoder_path: Path, out_dir: Path, chunk: int = CHUNK_FRAMES) -> Exported:
+    """encoder.onnx, decoder.onnx and vocoder.onnx for one acoustic checkpoint and one vocoder."""
+    acoustic_path, vocoder_path, out_dir = Path(acoustic_path), Path(vocoder_path), Path(out_dir)
+    model, meta = load_model(acoustic_path)
+    vocoder, voc_meta = load_model(vocoder_path)
+    if not isinstance(model, AcousticModel):
+        raise ValueError(f"{acoustic_path} is a {meta['kind']} checkpoint, not an acoustic model")
+    if not isinstance(vocoder, Vocoder):
+        raise ValueError(f"{vocoder_path} is a {voc_meta['kind']} checkpoint, not a vocoder")
+    inventory = load_inventory().version
+    acoustic_hash, vocoder_hash = file_hash(acoustic_path), file_hash(vocoder_path)
+
+    def info(spec: GraphSpec, sha: str, context: int, config: dict) -> GraphInfo:
+        return GraphInfo(spec.name, GRAPH_VERSION, inventory, sha, chunk, context, audio_params(), config)
+
+    cfg = model.cfg
+    tokens = torch.tensor([[1, 5, 9, 5, 9, 2]], dtype=torch.long)
+    tones = torch.tensor([[0, 1, 1, 6, 6, 0]], dtype=torch.long)
+    enc = to_onnx(EncoderGraph(model.encoder), (tokens, tones), ENCODER,
+                  {"tokens": {1: "n_tokens"}, "tones": {1: "n_tokens"}, "hidden": {1: "n_tokens"},
+                   "log_durations": {1: "n_tokens"}, "pitch": {1: "n_tokens"}, "energy": {1: "n_tokens"}},
+                  info(ENCODER, acoustic_hash, 0, meta["config"]))
+    c_dec = model.decoder.context
+    w_dec = _window(c_dec, chunk)
+    dec = to_onnx(DecoderGraph(model.decoder, chunk), (torch.zeros(1, w_dec, cfg.dim), torch.zeros(1, w_dec)),
+                  DECODER, {"frames": {0: "batch"}, "position": {0: "batch"}, "mel": {0: "batch"}},
+                  info(DECODER, acoustic_hash, c_dec, meta["config"]))
+    c_voc = vocoder.context
+    voc = to_onnx(VocoderGraph(vocoder, chunk), (torch.full((1, vocoder.cfg.n_mels, _window(c_voc, chunk)), -5.0),),
+                  VOCODER, {"mel": {0: "batch"}, "audio": {0: "batch"}},
+                  info(VOCODER, vocoder_hash, c_voc, voc_meta["config"]))
+    return Exported(_write(out_dir / ENCODER.filename(), enc), _write(out_dir / DECODER.filename(), dec),
+                    _write(out_dir / VOCODER.filename(), voc))

@@ -1,0 +1,74 @@
+"""The graph contracts between the build side and the device: names, tensor names, shapes and the metadata
+every exported graph carries. The exporter writes to them; every backend reads them (numpy only)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .audio import AUDIO
+from .chunks import CHUNK_FRAMES
+
+DEFAULT_GRAPH_DIR = "build/voice"  # where `cantoedge export` writes and `cantoedge say` reads
+GRAPH_VERSION = 1  # bump when a graph's inputs, outputs or meaning change
+META_PREFIX = "cantoedge."
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    name: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+
+    def filename(self, precision: str = "fp32") -> str:
+        return f"{self.name}.onnx" if precision == "fp32" else f"{self.name}.{precision}.onnx"
+
+
+# tokens, tones (1, N) int64 -> hidden (1, N, D), log_durations, pitch, energy (1, N); N is dynamic.
+ENCODER = GraphSpec("encoder", ("tokens", "tones"), ("hidden", "log_durations", "pitch", "energy"))
+# frames (B, CHUNK + 2c, D) and position (B, CHUNK + 2c) -> mel (B, n_mels, CHUNK): the window's kept frames.
+DECODER = GraphSpec("decoder", ("frames", "position"), ("mel",))
+# mel (B, n_mels, CHUNK + 2c) -> audio (B, CHUNK * hop): the window's kept samples.
+VOCODER = GraphSpec("vocoder", ("mel",), ("audio",))
+GRAPHS = (ENCODER, DECODER, VOCODER)
+
+
+@dataclass(frozen=True)
+class GraphInfo:
+    """What a graph's metadata says about it; a runtime refuses graphs that disagree with each other."""
+
+    graph: str
+    graph_version: int
+    inventory_version: int
+    checkpoint_sha256: str
+    chunk_frames: int
+    context: int  # frames of context either side of a chunk (0 for the encoder)
+    audio: dict
+    model: dict  # the model config the checkpoint was trained with
+
+    def to_metadata(self) -> dict[str, str]:
+        return {META_PREFIX + k: (v if isinstance(v, str) else json.dumps(v, sort_keys=True))
+                for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_metadata(cls, meta: dict[str, str], source: str | Path = "graph") -> GraphInfo:
+        try:
+            values = {k: meta[META_PREFIX + k] for k in cls.__dataclass_fields__}
+            info = cls(**{k: (v if k in ("graph", "checkpoint_sha256") else json.loads(v))
+                          for k, v in values.items()})
+        except (KeyError, ValueError) as exc:
+            raise ValueError(f"{source} is not a cantoedge graph (metadata {exc} missing or unreadable); "
+                             "export it with `cantoedge export`") from exc
+        if info.graph_version != GRAPH_VERSION:
+            raise ValueError(f"{source} is graph version {info.graph_version}; this runtime reads {GRAPH_VERSION}")
+        return info
+
+
+def audio_params() -> dict:
+    return asdict(AUDIO)
+
+
+def window_frames(context: int, chunk: int = CHUNK_FRAMES) -> int:
+    """Frames in one fixed-size window: the chunk and its context either side."""
+    return chunk + 2 * context

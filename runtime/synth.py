@@ -1,0 +1,114 @@
+"""Speech from the exported graphs with numpy and one backend: frontend → encoder → length regulator →
+decoder and vocoder over fixed 128-frame windows, joined seamlessly. Never imports torch or the build side."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .alignment import SyllableTime, syllable_times
+from .audio import AUDIO
+from .backends.ort import OrtGraph
+from .chunks import windows
+from .frontend import Frontend, G2PResult
+from .graphs import DECODER, ENCODER, VOCODER, audio_params
+from .inventory import load_inventory
+
+SILENCE_LOG_MEL = float(np.log(AUDIO.log_floor))  # what the vocoder sees outside an utterance
+PRECISIONS = ("fp32", "int8")
+
+
+def predicted_durations(log_durations: np.ndarray, speed: float = 1.0) -> np.ndarray:
+    """Frames per token from the predicted log(1 + frames); at least one frame in all (as in training)."""
+    durations = np.maximum(np.round(np.expm1(log_durations.astype(np.float32)) / np.float32(speed)), 0)
+    durations = durations.astype(np.int64)
+    if durations.sum() == 0:
+        durations[int(np.argmax(log_durations))] = 1
+    return durations
+
+
+def length_regulate(hidden: np.ndarray, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """hidden (N, D), durations (N,) -> frames (T, D), position (T,): each frame's place inside its token,
+    0 at its start up to <1 at its end."""
+    idx = np.repeat(np.arange(len(durations)), durations)
+    starts = np.cumsum(durations) - durations
+    position = (np.arange(idx.size) - starts[idx]).astype(np.float32) / durations[idx].astype(np.float32)
+    return hidden[idx], position
+
+
+@dataclass(frozen=True)
+class Utterance:
+    audio: np.ndarray  # float32 at AUDIO.sample_rate
+    durations: np.ndarray  # frames per token
+    g2p: G2PResult
+
+    def alignment(self) -> list[SyllableTime]:
+        return syllable_times(self.g2p.jyutping, self.durations, self.g2p.encoded.syllable_index)
+
+
+class Voice:
+    """The three graphs of one precision from a graph directory, checked to belong together."""
+
+    def __init__(self, graph_dir: Path, precision: str = "fp32", threads: int | None = None,
+                 frontend: Frontend | None = None):
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+        graph_dir = Path(graph_dir)
+        self.encoder = OrtGraph(graph_dir / ENCODER.filename(precision), ENCODER, threads)
+        self.decoder = OrtGraph(graph_dir / DECODER.filename(precision), DECODER, threads)
+        self.vocoder = OrtGraph(graph_dir / VOCODER.filename(precision), VOCODER, threads)
+        enc, dec, voc = self.encoder.info, self.decoder.info, self.vocoder.info
+        if enc.checkpoint_sha256 != dec.checkpoint_sha256:
+            raise ValueError(f"{graph_dir}: encoder and decoder come from different checkpoints")
+        inventory = load_inventory().version
+        for info in (enc, dec, voc):
+            if info.inventory_version != inventory:
+                raise ValueError(f"{graph_dir}: the {info.graph} graph uses token inventory "
+                                 f"v{info.inventory_version}, this runtime has v{inventory}")
+            if info.audio != audio_params():
+                raise ValueError(f"{graph_dir}: the {info.graph} graph was built for other audio parameters")
+        if dec.chunk_frames != voc.chunk_frames:
+            raise ValueError(f"{graph_dir}: decoder and vocoder chunks differ ({dec.chunk_frames}, {voc.chunk_frames})")
+        self.chunk = dec.chunk_frames
+        self.frontend = frontend or Frontend()
+
+    def encode(self, g2p: G2PResult, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """-> frames (T, D), position (T,), durations (N,)."""
+        if speed <= 0:
+            raise ValueError("speed must be positive")
+        tokens = np.asarray(g2p.tokens, dtype=np.int64)[None]
+        tones = np.asarray(g2p.tones, dtype=np.int64)[None]
+        hidden, log_dur, _, _ = self.encoder(tokens=tokens, tones=tones)
+        durations = predicted_durations(log_dur[0], speed)
+        frames, position = length_regulate(hidden[0], durations)
+        return frames, position, durations
+
+    def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
+        """Decoded mel, one chunk (n_mels, ≤128) at a time."""
+        c = self.decoder.info.context
+        for w in windows(frames.shape[0], c, self.chunk):
+            f = np.pad(frames[w.start: w.stop], ((w.pad_left, w.pad_right), (0, 0)))
+            p = np.pad(position[w.start: w.stop], (w.pad_left, w.pad_right))
+            (mel,) = self.decoder(frames=f[None].astype(np.float32), position=p[None].astype(np.float32))
+            yield mel[0, :, : w.keep]
+
+    def audio_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
+        """Audio as soon as each vocoder window has all the mel it needs (streaming)."""
+        c, hop, n = self.vocoder.info.context, AUDIO.hop_length, frames.shape[0]
+        decoded = self.mel_chunks(frames, position)
+        mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
+        for w in windows(n, c, self.chunk):
+            while mel.shape[1] < w.stop:
+                mel = np.concatenate([mel, next(decoded)], axis=1)
+            m = np.pad(mel[:, w.start: w.stop], ((0, 0), (w.pad_left, w.pad_right)), constant_values=SILENCE_LOG_MEL)
+            (audio,) = self.vocoder(mel=m[None].astype(np.float32))
+            yield audio[0, : w.keep * hop]
+
+    def speak(self, text: str, speed: float = 1.0) -> Utterance:
+        g2p = self.frontend(text)
+        frames, position, durations = self.encode(g2p, speed)
+        audio = np.concatenate(list(self.audio_chunks(frames, position)))
+        return Utterance(audio, durations, g2p)

@@ -1,0 +1,62 @@
+"""The device voice: onnxruntime graphs, numpy length regulator, 128-frame windows joined seamlessly."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+from cantoedge.runtime.graphs import DECODER, ENCODER
+from cantoedge.runtime.synth import Voice, length_regulate, predicted_durations
+
+
+def test_length_regulator_matches_the_training_one():
+    torch = pytest.importorskip("torch")
+    from cantoedge.export.models.acoustic import length_regulate as torch_regulate
+
+    hidden = np.random.default_rng(0).normal(size=(5, 3)).astype(np.float32)
+    durations = np.array([2, 0, 3, 1, 4])
+    frames, position = length_regulate(hidden, durations)
+    ref_frames, ref_position, _ = torch_regulate(torch.from_numpy(hidden)[None], torch.from_numpy(durations)[None])
+    np.testing.assert_array_equal(frames, ref_frames[0].numpy())
+    np.testing.assert_array_equal(position, ref_position[0].numpy())
+
+
+def test_predicted_durations_round_and_never_leave_an_utterance_empty():
+    np.testing.assert_array_equal(predicted_durations(np.log1p(np.array([2.4, 0.2, 6.0]))), [2, 0, 6])
+    np.testing.assert_array_equal(predicted_durations(np.log1p(np.array([4.0, 8.0])), speed=2.0), [2, 4])
+    assert predicted_durations(np.array([-3.0, -1.0])).tolist() == [0, 1]
+
+
+def test_voice_speaks_what_the_pytorch_voice_speaks(tiny_graphs, teacher_run, tiny_vocoder):
+    from cantoedge.export.synth import TorchVoice
+
+    text = "詩史試時市事，我哋今日去邊度食飯呀？" * 3  # long enough for several windows
+    ours = Voice(tiny_graphs).speak(text)
+    theirs = TorchVoice(teacher_run[1], tiny_vocoder).speak(text)
+    np.testing.assert_array_equal(ours.durations, theirs.durations)
+    assert ours.durations.sum() > 2 * 128
+    np.testing.assert_allclose(ours.audio, theirs.audio, atol=1e-4)
+    assert [r.jyutping for r in ours.alignment()][:6] == ["si1", "si2", "si3", "si4", "si5", "si6"]
+
+
+def test_streamed_chunks_join_into_the_whole(tiny_graphs):
+    voice = Voice(tiny_graphs)
+    frames, position, _ = voice.encode(voice.frontend("今日天氣好好，我哋去行山啦。" * 4))
+    chunks = list(voice.audio_chunks(frames, position))
+    assert len(chunks) > 2 and all(c.size == 128 * 256 for c in chunks[:-1])
+    assert sum(c.size for c in chunks) == frames.shape[0] * 256
+
+
+def test_missing_mismatched_and_corrupt_graphs_are_clear_errors(tiny_graphs, tmp_path):
+    with pytest.raises(FileNotFoundError, match="cantoedge export"):
+        Voice(tmp_path)
+    with pytest.raises(ValueError, match="precision"):
+        Voice(tiny_graphs, precision="fp16")
+    mixed = tmp_path / "mixed"
+    shutil.copytree(tiny_graphs, mixed)
+    shutil.copy(tiny_graphs / DECODER.filename(), mixed / ENCODER.filename())
+    with pytest.raises(ValueError, match="decoder graph, expected the encoder"):
+        Voice(mixed)
+    (mixed / ENCODER.filename()).write_bytes((tiny_graphs / ENCODER.filename()).read_bytes()[:5000])
+    with pytest.raises(ValueError, match="not a loadable ONNX graph"):
+        Voice(mixed)
