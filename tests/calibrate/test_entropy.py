@@ -1,0 +1,48 @@
+"""Entropy (KL) thresholds behave as TensorRT's EntropyCalibration2 does on known distributions."""
+
+import numpy as np
+import pytest
+
+from cantoedge.calibrate.entropy import Histogram, entropy_amax, percentile_amax
+
+
+def _hist(x: np.ndarray) -> Histogram:
+    h = Histogram.empty(float(np.abs(x).max()))
+    h.add(x)
+    return h
+
+
+def test_gaussian_with_outliers_is_clipped_near_four_sigma():
+    x = np.random.default_rng(0).normal(size=500_000)
+    x[:20] = 40.0  # a few outliers stretch max but must not stretch the range
+    amax = entropy_amax(_hist(x))
+    assert 3.0 < amax < 6.0
+
+
+def test_uniform_data_keeps_its_full_range():
+    x = np.random.default_rng(1).uniform(-2.0, 2.0, size=200_000)
+    assert entropy_amax(_hist(x)) == pytest.approx(2.0, rel=0.01)
+
+
+def test_heavier_tails_get_a_wider_range_than_a_gaussian():
+    rng = np.random.default_rng(2)
+    gauss, laplace = rng.normal(size=300_000), rng.laplace(size=300_000) / np.sqrt(2)  # both unit variance
+    for x in (gauss, laplace):
+        x[:5] = 30.0
+    assert entropy_amax(_hist(laplace)) > entropy_amax(_hist(gauss))
+
+
+def test_percentile_and_empty_histograms():
+    x = np.random.default_rng(3).uniform(0, 1, size=100_000)
+    h = _hist(x)
+    assert percentile_amax(h, 50.0) == pytest.approx(0.5, abs=0.01)
+    assert percentile_amax(h, 100.0) == pytest.approx(h.limit)
+    empty = Histogram.empty(1.0)
+    assert entropy_amax(empty) == 0.0 and percentile_amax(empty) == 0.0
+
+
+def test_histogram_accumulates_across_batches_and_clamps_to_its_limit():
+    h = Histogram.empty(1.0, bins=4)
+    h.add(np.array([0.1, -0.3, 0.6]))
+    h.add(np.array([0.9, 5.0]))  # beyond the limit: counted in the last bin
+    assert h.counts.tolist() == [1, 1, 1, 2]
