@@ -32,43 +32,42 @@ class Histogram:
         return self.limit / self.counts.size
 
 
-def _kl(p: np.ndarray, q: np.ndarray) -> float:
-    """KL(p || q) of unnormalised counts; infinite when q misses mass that p has."""
-    p = p / p.sum()
-    q_sum = q.sum()
-    if q_sum == 0:
-        return float("inf")
-    q = q / q_sum
-    mask = p > 0
-    if np.any(q[mask] == 0):
-        return float("inf")
-    return float(np.sum(p[mask] * np.log(p[mask] / q[mask])))
-
-
 def entropy_amax(hist: Histogram, levels: int = N_LEVELS) -> float:
     """TensorRT's EntropyCalibration2 threshold. For each candidate bin count i: P is the histogram cut at i
     with the outliers added to its last bin; Q spreads the first i bins over ``levels`` equal ranges and back,
     evenly over the bins that held values. The i with the least KL(P || Q) wins (the last of equal ones), and
-    the threshold is that bin's upper edge."""
+    the threshold is that bin's upper edge.
+
+    All candidates are scored at once from prefix sums: the bins of one range share one Q value, so
+    sum_j P_j log Q_j is a sum over the ``levels`` ranges of (counts in the range) x log(Q of the range)."""
     counts = hist.counts.astype(np.float64)
     n = counts.size
-    if counts.sum() == 0:
+    total = counts.sum()
+    if total == 0:
         return 0.0
-    tail = np.concatenate([np.cumsum(counts[::-1])[::-1], [0.0]])  # tail[i] = counts[i:].sum()
-    best_kl, best_i = float("inf"), n
-    for i in range(levels, n + 1):
-        kept = counts[:i]
-        p = kept.copy()
-        p[-1] += tail[i]
-        owner = (np.arange(i) * levels) // i  # the quantised range each bin falls in
-        nonzero = kept > 0
-        mass = np.bincount(owner, weights=kept, minlength=levels)
-        spread = np.bincount(owner, weights=nonzero, minlength=levels)
-        q = np.where(nonzero, mass[owner] / np.maximum(spread[owner], 1), 0.0)
-        kl = _kl(p, q)
-        if kl <= best_kl:
-            best_kl, best_i = kl, i
-    return best_i * hist.width
+    filled = counts > 0
+    cum_counts = np.concatenate([[0.0], np.cumsum(counts)])
+    cum_filled = np.concatenate([[0.0], np.cumsum(filled)])
+    plogp = np.concatenate([[0.0], np.cumsum(np.where(filled, counts * np.log(np.where(filled, counts, 1.0) / total),
+                                                      0.0))])
+    cand = np.arange(levels, n + 1)[:, None]  # candidate bin counts i
+    edges = -((-np.arange(levels + 1)[None, :] * cand) // levels)  # range k covers bins [edges[k], edges[k+1])
+    mass = cum_counts[edges[:, 1:]] - cum_counts[edges[:, :-1]]
+    spread = cum_filled[edges[:, 1:]] - cum_filled[edges[:, :-1]]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_q = np.log(mass / spread / cum_counts[cand])  # Q of each filled bin in range k (normalised)
+    log_q = np.where(mass > 0, log_q, 0.0)  # empty ranges hold no P either
+    i = cand[:, 0]
+    last = counts[i - 1]
+    body_mass = mass.copy()
+    body_mass[:, -1] -= last  # bin i-1 is scored with the outliers below
+    body = plogp[i - 1] - (body_mass * log_q).sum(axis=1)
+    p_last = total - cum_counts[i - 1]  # the last kept bin plus every outlier
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = np.where(p_last > 0, p_last * (np.log(p_last / total) - log_q[:, -1]), 0.0)
+    kl = np.where((p_last > 0) & (last == 0), np.inf, (body + tail) / total)  # Q is empty where P has outliers
+    best = int(np.flatnonzero(kl <= kl.min() * (1 + 1e-12) + 1e-300)[-1])
+    return int(i[best]) * hist.width
 
 
 def percentile_amax(hist: Histogram, percentile: float = 99.99) -> float:

@@ -77,35 +77,48 @@ class Voice:
 
     def encode(self, g2p: G2PResult, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """-> frames (T, D), position (T,), durations (N,)."""
+        return self.encode_tokens(np.asarray(g2p.tokens), np.asarray(g2p.tones), speed)
+
+    def encode_tokens(self, tokens: np.ndarray, tones: np.ndarray,
+                      speed: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if speed <= 0:
             raise ValueError("speed must be positive")
-        tokens = np.asarray(g2p.tokens, dtype=np.int64)[None]
-        tones = np.asarray(g2p.tones, dtype=np.int64)[None]
-        hidden, log_dur, _, _ = self.encoder(tokens=tokens, tones=tones)
+        hidden, log_dur, _, _ = self.encoder(tokens=np.asarray(tokens, dtype=np.int64)[None],
+                                             tones=np.asarray(tones, dtype=np.int64)[None])
         durations = predicted_durations(log_dur[0], speed)
         frames, position = length_regulate(hidden[0], durations)
         return frames, position, durations
 
-    def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
-        """Decoded mel, one chunk (n_mels, ≤128) at a time."""
-        c = self.decoder.info.context
-        for w in windows(frames.shape[0], c, self.chunk):
+    def decoder_inputs(self, frames: np.ndarray, position: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+        """Each decoder window's (frames, position) inputs, batch of one, and how many of its frames to keep."""
+        for w in windows(frames.shape[0], self.decoder.info.context, self.chunk):
             f = np.pad(frames[w.start: w.stop], ((w.pad_left, w.pad_right), (0, 0)))
             p = np.pad(position[w.start: w.stop], (w.pad_left, w.pad_right))
-            (mel,) = self.decoder(frames=f[None].astype(np.float32), position=p[None].astype(np.float32))
-            yield mel[0, :, : w.keep]
+            yield f[None].astype(np.float32), p[None].astype(np.float32), w.keep
+
+    def vocoder_input(self, mel: np.ndarray, w) -> np.ndarray:
+        """One vocoder window of ``mel`` (n_mels, T), silence outside the utterance, batch of one."""
+        m = np.pad(mel[:, w.start: w.stop], ((0, 0), (w.pad_left, w.pad_right)), constant_values=SILENCE_LOG_MEL)
+        return m[None].astype(np.float32)
+
+    def vocoder_windows(self, n_frames: int):
+        return windows(n_frames, self.vocoder.info.context, self.chunk)
+
+    def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
+        """Decoded mel, one chunk (n_mels, ≤128) at a time."""
+        for f, p, keep in self.decoder_inputs(frames, position):
+            (mel,) = self.decoder(frames=f, position=p)
+            yield mel[0, :, :keep]
 
     def audio_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
         """Audio as soon as each vocoder window has all the mel it needs (streaming)."""
-        c, hop, n = self.vocoder.info.context, AUDIO.hop_length, frames.shape[0]
         decoded = self.mel_chunks(frames, position)
         mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
-        for w in windows(n, c, self.chunk):
+        for w in self.vocoder_windows(frames.shape[0]):
             while mel.shape[1] < w.stop:
                 mel = np.concatenate([mel, next(decoded)], axis=1)
-            m = np.pad(mel[:, w.start: w.stop], ((0, 0), (w.pad_left, w.pad_right)), constant_values=SILENCE_LOG_MEL)
-            (audio,) = self.vocoder(mel=m[None].astype(np.float32))
-            yield audio[0, : w.keep * hop]
+            (audio,) = self.vocoder(mel=self.vocoder_input(mel, w))
+            yield audio[0, : w.keep * AUDIO.hop_length]
 
     def speak(self, text: str, speed: float = 1.0) -> Utterance:
         g2p = self.frontend(text)

@@ -46,3 +46,35 @@ def test_histogram_accumulates_across_batches_and_clamps_to_its_limit():
     h.add(np.array([0.1, -0.3, 0.6]))
     h.add(np.array([0.9, 5.0]))  # beyond the limit: counted in the last bin
     assert h.counts.tolist() == [1, 1, 1, 2]
+
+
+def _reference_amax(hist: Histogram, levels: int = 128) -> float:
+    """The documented algorithm, one candidate at a time (slow, obviously right)."""
+    counts = hist.counts.astype(float)
+    best, best_i = np.inf, counts.size
+    for i in range(levels, counts.size + 1):
+        p = counts[:i].copy()
+        p[-1] += counts[i:].sum()
+        owner = (np.arange(i) * levels) // i
+        q = np.zeros(i)
+        for k in range(levels):
+            members = (owner == k) & (counts[:i] > 0)
+            if members.any():
+                q[members] = counts[:i][owner == k].sum() / members.sum()
+        p, q = p / p.sum(), q / q.sum()
+        if np.any((p > 0) & (q == 0)):
+            continue
+        kl = np.sum(p[p > 0] * np.log(p[p > 0] / q[p > 0]))
+        if kl <= best + 1e-12:
+            best, best_i = min(kl, best), i
+    return best_i * hist.width
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_vectorised_search_picks_what_the_one_by_one_algorithm_picks(seed):
+    rng = np.random.default_rng(seed)
+    x = [rng.normal(size=20_000), rng.laplace(size=20_000), rng.gamma(0.5, size=20_000),
+         rng.normal(size=5_000) ** 3][seed]
+    h = Histogram.empty(float(np.abs(x).max()), bins=512)
+    h.add(x)
+    assert entropy_amax(h) == pytest.approx(_reference_amax(h))

@@ -1,0 +1,94 @@
+"""Activation statistics of the FP32 graphs on the calibration set: every float tensor becomes an output,
+a first pass finds each one's max |x|, a second fills its 2048-bin histogram over [0, max]. One sample per
+run, as the graphs see them on the device (variable lengths cannot be batched)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from cantoedge.runtime.synth import Voice
+
+from .entropy import Histogram
+
+
+@dataclass(frozen=True)
+class Utterance:
+    tokens: np.ndarray
+    tones: np.ndarray
+
+
+def graph_inputs(voice: Voice, utterances: Iterable[Utterance]) -> dict[str, list[dict[str, np.ndarray]]]:
+    """What each graph is fed on the device for these utterances: the encoder their tokens, the decoder the
+    windows of its predicted frames, the vocoder the windows of the FP32 decoder's mel."""
+    feeds: dict[str, list[dict[str, np.ndarray]]] = {"encoder": [], "decoder": [], "vocoder": []}
+    for u in utterances:
+        feeds["encoder"].append({"tokens": u.tokens.astype(np.int64)[None], "tones": u.tones.astype(np.int64)[None]})
+        frames, position, _ = voice.encode_tokens(u.tokens, u.tones)
+        chunks = []
+        for f, p, keep in voice.decoder_inputs(frames, position):
+            feeds["decoder"].append({"frames": f, "position": p})
+            chunks.append(voice.decoder(frames=f, position=p)[0][0, :, :keep])
+        mel = np.concatenate(chunks, axis=1)
+        feeds["vocoder"].extend({"mel": voice.vocoder_input(mel, w)} for w in voice.vocoder_windows(mel.shape[1]))
+    return feeds
+
+
+def float_tensors(model) -> list[str]:
+    """Names of the float activations: float graph inputs and every float node output (not initialisers)."""
+    from onnx import TensorProto
+
+    types = {v.name: v.type.tensor_type.elem_type for v in [*model.graph.input, *model.graph.value_info,
+                                                             *model.graph.output]}
+    names = [i.name for i in model.graph.input if types.get(i.name) == TensorProto.FLOAT]
+    for node in model.graph.node:
+        names.extend(o for o in node.output if o and types.get(o) == TensorProto.FLOAT)
+    return list(dict.fromkeys(names))
+
+
+def _observing_session(model, names: list[str], threads: int | None):
+    """A session whose outputs are ``names``: the graph with every one of them exposed."""
+    import onnx
+    import onnxruntime as ort
+
+    observed = onnx.ModelProto()
+    observed.CopyFrom(model)
+    known = {o.name for o in observed.graph.output}
+    infos = {v.name: v for v in observed.graph.value_info}
+    for name in names:
+        if name not in known and name in infos:
+            observed.graph.output.append(infos[name])
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL  # keep every tensor
+    options.log_severity_level = 3
+    if threads:
+        options.intra_op_num_threads = threads
+    return ort.InferenceSession(observed.SerializeToString(), options, providers=["CPUExecutionProvider"])
+
+
+def collect_histograms(model, feeds: list[dict[str, np.ndarray]], threads: int | None = None,
+                       progress: Callable[[Iterable, str], Iterable] | None = None) -> dict[str, Histogram]:
+    """Per float tensor of ``model`` (an onnx.ModelProto with inferred shapes), its |x| histogram over ``feeds``."""
+    names = float_tensors(model)
+    session = _observing_session(model, names, threads)
+    inputs = {i.name for i in session.get_inputs()}
+    outputs = [o.name for o in session.get_outputs() if o.name in set(names)]
+    wrap = progress or (lambda xs, _desc: xs)
+
+    def run(feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        values = dict(zip(outputs, session.run(outputs, {k: v for k, v in feed.items() if k in inputs})))
+        values.update({k: v for k, v in feed.items() if k in set(names)})
+        return values
+
+    limits = dict.fromkeys(names, 0.0)
+    for feed in wrap(feeds, "ranges, pass 1/2"):
+        for name, value in run(feed).items():
+            if value.size:
+                limits[name] = max(limits[name], float(np.abs(value).max()))
+    hists = {name: Histogram.empty(limit) for name, limit in limits.items()}
+    for feed in wrap(feeds, "ranges, pass 2/2"):
+        for name, value in run(feed).items():
+            hists[name].add(value)
+    return hists
