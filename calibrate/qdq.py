@@ -34,16 +34,57 @@ def quantise(model, ranges: GraphRanges, method: str, extra_fallback: tuple[str,
         quantizer = QDQQuantizer(copy, True, False, QuantType.QInt8, QuantType.QInt8, tensors, None, exclude,
                                  list(QUANTISED_OPS),
                                  {"ActivationSymmetric": True, "WeightSymmetric": True,
-                                  "DedicatedQDQPair": False, "QDQOpTypePerChannelSupportToAxis": {"MatMul": 1}})
+                                  "DedicatedQDQPair": True, "QDQOpTypePerChannelSupportToAxis": {"MatMul": 1}})
         quantizer.quantize_model()
     finally:
         logging.getLogger().setLevel(quiet)
+    out = quantizer.model.model
+    _feed_float(out, exclude)
     quantizer.model.topological_sort()
-    return quantizer.model.model
+    return out
+
+
+def _feed_float(model, names: list[str]) -> None:
+    """Give the float (fallback) nodes the original tensors: onnxruntime's quantiser routes every consumer of
+    a quantised tensor through its Q/DQ pair, which would put INT8 noise into the layers kept in float."""
+    producer = {o: n for n in model.graph.node for o in n.output}
+    wanted = set(names)
+    for node in model.graph.node:
+        if node.name not in wanted:
+            continue
+        for k, name in enumerate(node.input):
+            dq = producer.get(name)
+            if dq is None or dq.op_type != "DequantizeLinear":
+                continue
+            q = producer.get(dq.input[0])
+            if q is not None and q.op_type == "QuantizeLinear":
+                node.input[k] = q.input[0]
+    _drop_unused_qdq(model)
+
+
+def _drop_unused_qdq(model) -> None:
+    while True:
+        used = {i for n in model.graph.node for i in n.input} | {o.name for o in model.graph.output}
+        dead = [n for n in model.graph.node
+                if n.op_type in ("QuantizeLinear", "DequantizeLinear") and not any(o in used for o in n.output)]
+        if not dead:
+            break
+        for n in dead:
+            model.graph.node.remove(n)
+    used = {i for n in model.graph.node for i in n.input}
+    for init in [t for t in model.graph.initializer if t.name not in used]:
+        model.graph.initializer.remove(init)
 
 
 def quantised_nodes(model) -> list[str]:
-    """Names of the ops that run in INT8 (their inputs come through DequantizeLinear)."""
+    """Names of the ops that run in INT8: both their operands come through DequantizeLinear."""
     produced_by_dq = {o for n in model.graph.node if n.op_type == "DequantizeLinear" for o in n.output}
     return [n.name for n in model.graph.node
-            if n.op_type in QUANTISED_OPS and any(i in produced_by_dq for i in n.input[:1])]
+            if n.op_type in QUANTISED_OPS and all(i in produced_by_dq for i in n.input[:2])]
+
+
+def float_fed(model, names: list[str]) -> list[str]:
+    """Of the nodes ``names``, those that read a DequantizeLinear output (INT8 noise reaching a float node)."""
+    produced_by_dq = {o for n in model.graph.node if n.op_type == "DequantizeLinear" for o in n.output}
+    wanted = set(names)
+    return [n.name for n in model.graph.node if n.name in wanted and any(i in produced_by_dq for i in n.input)]

@@ -7,9 +7,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from cantoedge.runtime.fileio import atomic_write, atomic_write_text
+from cantoedge.runtime.fileio import atomic_write, atomic_write_text, file_sha256
 
-from .checkpoint import canonical_safetensors, file_hash, load_model
+from .checkpoint import canonical_safetensors, load_model
 from .config import RunConfig
 from .models.acoustic import count_parameters
 
@@ -34,7 +34,7 @@ def _describe(path: Path, kind: str) -> dict:
     model, meta = load_model(path)
     if meta["kind"] != kind:
         raise ValueError(f"{path} is a {meta['kind']} checkpoint, expected a {kind}")
-    return {"sha256": file_hash(path), "bytes": path.stat().st_size, "parameters": count_parameters(model),
+    return {"sha256": file_sha256(path), "bytes": path.stat().st_size, "parameters": count_parameters(model),
             "steps": meta.get("steps"), "config": meta["config"]}
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
 from pathlib import Path
@@ -70,7 +69,3 @@ def load_model(path: Path) -> tuple[nn.Module, dict]:
     decoded = {k: (json.loads(v) if k not in ("kind",) else v) for k, v in meta.items()}
     decoded["config"] = config
     return model.eval(), decoded
-
-
-def file_hash(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -14,12 +14,12 @@ import torch
 from torch import nn
 
 from cantoedge.runtime.chunks import CHUNK_FRAMES
-from cantoedge.runtime.fileio import atomic_write
+from cantoedge.runtime.fileio import atomic_write, file_sha256
 from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPH_VERSION, VOCODER, GraphInfo, GraphSpec, audio_params
 from cantoedge.runtime.graphs import window_frames as _window
 from cantoedge.runtime.inventory import load_inventory
 
-from .checkpoint import file_hash, load_model
+from .checkpoint import load_model
 from .models.acoustic import AcousticModel, Decoder, Encoder
 from .models.vocoder import Vocoder
 
@@ -105,7 +105,7 @@ def export_voice(acoustic_path: Path, vocoder_path: Path, out_dir: Path, chunk: 
     if not isinstance(vocoder, Vocoder):
         raise ValueError(f"{vocoder_path} is a {voc_meta['kind']} checkpoint, not a vocoder")
     inventory = load_inventory().version
-    acoustic_hash, vocoder_hash = file_hash(acoustic_path), file_hash(vocoder_path)
+    acoustic_hash, vocoder_hash = file_sha256(acoustic_path), file_sha256(vocoder_path)
 
     def info(spec: GraphSpec, sha: str, context: int, config: dict) -> GraphInfo:
         return GraphInfo(spec.name, GRAPH_VERSION, inventory, sha, chunk, context, audio_params(), config)

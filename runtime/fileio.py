@@ -25,3 +25,14 @@ def atomic_write(path: Path, write: Callable[[str], None]) -> None:
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes: how graphs and ranges name the exact file they came from."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

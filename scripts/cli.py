@@ -8,9 +8,20 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from . import corpus_cmd, evaluate_cmd, export_cmd, g2p_cmd, regress_cmd, say_cmd, synth_torch_cmd, train_cmd
+from . import (
+    calibrate_cmd,
+    corpus_cmd,
+    evaluate_cmd,
+    export_cmd,
+    g2p_cmd,
+    regress_cmd,
+    say_cmd,
+    synth_torch_cmd,
+    train_cmd,
+)
 
-COMMANDS = (g2p_cmd, corpus_cmd, train_cmd, evaluate_cmd, synth_torch_cmd, export_cmd, say_cmd, regress_cmd)
+COMMANDS = (g2p_cmd, corpus_cmd, train_cmd, evaluate_cmd, synth_torch_cmd, export_cmd, calibrate_cmd, say_cmd,
+            regress_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

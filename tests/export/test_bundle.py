@@ -7,7 +7,8 @@ import pytest
 
 from cantoedge.export import bundle
 from cantoedge.export.bundle import install_voice, voice_paths
-from cantoedge.export.checkpoint import file_hash, load_model
+from cantoedge.export.checkpoint import load_model
+from cantoedge.runtime.fileio import file_sha256
 
 
 def test_install_copies_the_checkpoints_and_records_where_they_came_from(student_run, tiny_vocoder, tmp_path):
@@ -15,7 +16,8 @@ def test_install_copies_the_checkpoints_and_records_where_they_came_from(student
     assert out.acoustic.read_bytes() == student_run.read_bytes()
     assert out.vocoder.read_bytes() == tiny_vocoder.read_bytes()
     info = json.loads(out.info.read_text())
-    assert info["student"]["sha256"] == file_hash(out.acoustic) and info["vocoder"]["sha256"] == file_hash(out.vocoder)
+    assert info["student"]["sha256"] == file_sha256(out.acoustic)
+    assert info["vocoder"]["sha256"] == file_sha256(out.vocoder)
     assert info["student"]["steps"] == 8 and info["vocoder"]["config"]["layers"] == 2
     assert not list(out.info.parent.glob(".*.tmp"))
 
@@ -85,8 +87,8 @@ def test_bundled_voice_fits_the_budget_and_matches_its_record():
     info = json.loads(BUNDLED.info.read_text())
     total = BUNDLED.acoustic.stat().st_size + BUNDLED.vocoder.stat().st_size
     assert total <= bundle.MAX_VOICE_BYTES
-    assert info["student"]["sha256"] == file_hash(BUNDLED.acoustic)
-    assert info["vocoder"]["sha256"] == file_hash(BUNDLED.vocoder)
+    assert info["student"]["sha256"] == file_sha256(BUNDLED.acoustic)
+    assert info["vocoder"]["sha256"] == file_sha256(BUNDLED.vocoder)
     assert info["student"]["parameters"] <= info["teacher"]["parameters"] / 8
     _, meta = load_model(BUNDLED.acoustic)
     assert meta["distilled"] is True

@@ -17,7 +17,7 @@ def _dims(value_info) -> list:
 
 
 def test_graphs_pass_the_full_checker_with_the_contract_and_provenance(tiny_graphs, teacher_run, tiny_vocoder):
-    from cantoedge.export.checkpoint import file_hash
+    from cantoedge.runtime.fileio import file_sha256
 
     for spec in GRAPHS:
         path = tiny_graphs / spec.filename()
@@ -28,7 +28,7 @@ def test_graphs_pass_the_full_checker_with_the_contract_and_provenance(tiny_grap
         info = GraphInfo.from_metadata({p.key: p.value for p in model.metadata_props}, path)
         assert info.graph == spec.name and info.inventory_version == 1 and info.chunk_frames == 128
         source = tiny_vocoder if spec is VOCODER else teacher_run[1]
-        assert info.checkpoint_sha256 == file_hash(source)
+        assert info.checkpoint_sha256 == file_sha256(source)
     enc = onnx.load(str(tiny_graphs / ENCODER.filename()))
     assert _dims(enc.graph.input[0]) == [1, "n_tokens"]
     dec = onnx.load(str(tiny_graphs / DECODER.filename()))

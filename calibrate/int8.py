@@ -1,0 +1,120 @@
+"""``cantoedge calibrate``: measure the ranges once on the tone-balanced calibration set, write the ranges
+file, and derive from it the INT8 Q/DQ graphs and the TensorRT calibration caches."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cantoedge.runtime.fileio import atomic_write, file_sha256
+from cantoedge.runtime.graphs import GRAPHS, META_PREFIX, GraphSpec
+from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.synth import Voice
+
+from .collect import Utterance, collect_histograms, graph_inputs
+from .entropy import N_BINS, entropy_amax, percentile_amax
+from .qdq import quantise, quantised_nodes
+from .ranges import GraphRanges, Ranges
+from .trtcache import CalibrationCache, write_cache
+
+PERCENTILE = 99.99
+RANGES_FILE = "ranges.json"
+# The duration and pitch heads stay float in every build: quantising the duration path changed output
+# lengths in 22 of 30 inputs (DESIGN.md), and the pitch head and its projection carry the tone contour.
+ALWAYS_FLOAT = {"encoder": ("/encoder/duration/", "/encoder/pitch/", "/encoder/pitch_proj/")}
+
+
+@dataclass(frozen=True)
+class Int8Build:
+    ranges: Path
+    graphs: dict[str, Path]  # graph name -> INT8 Q/DQ ONNX
+    caches: dict[str, Path]  # graph name -> TensorRT calibration cache
+    quantised: dict[str, int]  # graph name -> ops running in INT8
+
+
+def calibration_utterances(corpus_dir: Path, limit: int | None = None) -> tuple[list[Utterance], str]:
+    """The calibration set chosen by ``cantoedge corpus calib-set`` (its ids, in order)."""
+    corpus_dir = Path(corpus_dir)
+    path = corpus_dir / "calib_set.json"
+    if not path.exists():
+        raise FileNotFoundError(f"no calibration set at {path}: run `cantoedge corpus calib-set --corpus "
+                                f"{corpus_dir}` first")
+    ids = json.loads(path.read_text("utf-8"))["ids"][:limit]
+    records = {r.id: r for r in read_manifest(corpus_dir)}
+    missing = [i for i in ids if i not in records]
+    if missing:
+        raise ValueError(f"{path} names utterances the corpus lacks: {', '.join(missing[:5])}")
+    feats = (load_features(corpus_dir, records[i]) for i in ids)
+    return [Utterance(f["tokens"], f["tones"]) for f in feats], str(path)
+
+
+def protected_nodes(spec: GraphSpec, model) -> list[str]:
+    prefixes = ALWAYS_FLOAT.get(spec.name, ())
+    return sorted(n.name for n in model.graph.node if n.name.startswith(prefixes)) if prefixes else []
+
+
+def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "entropy",
+                   source: str = "", threads: int | None = None,
+                   progress: Callable[[Iterable, str], Iterable] | None = None) -> Ranges:
+    """Histograms of every float activation of the FP32 graphs, reduced to max, percentile and entropy."""
+    import onnx
+
+
+    onnx_dir = Path(onnx_dir)
+    feeds = graph_inputs(Voice(onnx_dir, "fp32", threads), utterances)
+    graphs = {}
+    for spec in GRAPHS:
+        path = onnx_dir / spec.filename()
+        model = onnx.load(str(path))
+        hists = collect_histograms(model, feeds[spec.name], threads, progress)
+        amax = {name: {"max": h.limit, "percentile": percentile_amax(h, PERCENTILE), "entropy": entropy_amax(h)}
+                for name, h in hists.items()}
+        graphs[spec.name] = GraphRanges(file_sha256(path), amax, protected_nodes(spec, model))
+    calibration = {"set": source, "utterances": len(utterances), "bins": N_BINS, "percentile": PERCENTILE,
+                   "windows": {name: len(f) for name, f in feeds.items()}}
+    return Ranges(method, calibration, graphs)
+
+
+def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = None,
+           graph_names: Iterable[str] | None = None, suffix: str = "int8") -> Int8Build:
+    """INT8 Q/DQ graphs (``<graph>.<suffix>.onnx``) and TensorRT caches from the ranges file's thresholds."""
+    import onnx
+
+
+    onnx_dir, out_dir = Path(onnx_dir), Path(out_dir)
+    method = method or ranges.method
+    wanted = set(graph_names or ranges.graphs)
+    graphs, caches, quantised = {}, {}, {}
+    ranges_path = out_dir / RANGES_FILE
+    for spec in GRAPHS:
+        if spec.name not in wanted:
+            continue
+        source = onnx_dir / spec.filename()
+        g = ranges.graphs[spec.name]
+        if file_sha256(source) != g.sha256:
+            raise ValueError(f"{source} is not the graph the ranges were measured on; run `cantoedge calibrate` again")
+        model = onnx.load(str(source))
+        q = quantise(model, g, method)
+        q.metadata_props.add(key=META_PREFIX + "precision", value=suffix)
+        q.metadata_props.add(key=META_PREFIX + "range_method", value=method)
+        q.metadata_props.add(key=META_PREFIX + "fallback", value=json.dumps(g.fallback))
+        onnx.checker.check_model(q, full_check=True)
+        data = q.SerializeToString(deterministic=True)
+        path = out_dir / spec.filename(suffix)
+        atomic_write(path, lambda tmp, data=data: Path(tmp).write_bytes(data))
+        graphs[spec.name], quantised[spec.name] = path, len(quantised_nodes(q))
+        cache = out_dir / f"{spec.name}.calib.cache"
+        write_cache(cache, CalibrationCache.from_amax(g.thresholds(method)))
+        caches[spec.name] = cache
+    return Int8Build(ranges_path, graphs, caches, quantised)
+
+
+def calibrate_voice(onnx_dir: Path, corpus_dir: Path, out_dir: Path, method: str = "entropy",
+                    limit: int | None = None, threads: int | None = None,
+                    progress: Callable[[Iterable, str], Iterable] | None = None) -> Int8Build:
+    utterances, source = calibration_utterances(corpus_dir, limit)
+    ranges = measure_ranges(onnx_dir, utterances, method, source, threads, progress)
+    ranges.save(Path(out_dir) / RANGES_FILE)
+    return derive(ranges, onnx_dir, out_dir, method)

@@ -1,0 +1,41 @@
+"""``cantoedge calibrate``: INT8 ranges, Q/DQ graphs and TensorRT caches from the FP32 graphs (build side)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("calibrate", help="INT8 calibration: ranges file, Q/DQ graphs, TensorRT caches (build side)",
+                       description="Runs the FP32 graphs over the tone-balanced calibration set (`cantoedge corpus "
+                                   "calib-set`), histograms every float activation (2048 bins) and computes max, "
+                                   "99.99th-percentile and entropy (TensorRT EntropyCalibration2) thresholds into "
+                                   "ONE ranges file, OUT/ranges.json. From it: OUT/<graph>.int8.onnx (symmetric "
+                                   "int8 Q/DQ, zero-point 0, per-channel weights) and OUT/<graph>.calib.cache "
+                                   "(TensorRT's cache format).")
+    p.add_argument("--onnx", default=DEFAULT_GRAPH_DIR, help=f"FP32 graph directory (default {DEFAULT_GRAPH_DIR})")
+    p.add_argument("--out", help="output directory (default: the --onnx directory)")
+    p.add_argument("--corpus", default="data/corpus", help="corpus with calib_set.json (default data/corpus)")
+    p.add_argument("--method", choices=["entropy", "percentile", "max"], default="entropy",
+                   help="thresholds the INT8 graphs and caches use (all three are kept in the ranges file)")
+    p.add_argument("--limit", type=int, help="first N calibration utterances only")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from cantoedge.calibrate.int8 import calibrate_voice
+
+    progress = None if args.quiet else (lambda xs, desc: tqdm(xs, desc=desc, unit="run", leave=False))
+    out = Path(args.out or args.onnx)
+    build = calibrate_voice(Path(args.onnx), Path(args.corpus), out, args.method, args.limit, progress=progress)
+    print(f"ranges: {build.ranges}")
+    for name, path in build.graphs.items():
+        print(f"{path}: {path.stat().st_size / 1e6:.2f} MB, {build.quantised[name]} ops in INT8; "
+              f"TensorRT cache {build.caches[name]}")
+    return 0

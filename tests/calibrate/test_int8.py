@@ -1,0 +1,90 @@
+"""calibrate: one ranges file from the FP32 graphs, and the INT8 graphs and TensorRT caches derived from it."""
+
+import json
+import shutil
+
+import numpy as np
+import onnx
+import pytest
+
+from cantoedge.calibrate.int8 import RANGES_FILE, calibrate_voice, derive
+from cantoedge.calibrate.qdq import float_fed, quantised_nodes
+from cantoedge.calibrate.ranges import Ranges
+from cantoedge.calibrate.trtcache import read_cache
+from cantoedge.runtime.graphs import GRAPHS
+
+
+@pytest.fixture(scope="module")
+def int8_build(tiny_graphs, tiny_corpus, tmp_path_factory):
+    from cantoedge.datasets.calibset import select
+    from cantoedge.runtime.manifest import read_manifest
+
+    corpus = tmp_path_factory.mktemp("calib") / "corpus"
+    shutil.copytree(tiny_corpus, corpus)
+    chosen = select([r for r in read_manifest(corpus) if r.split == "train"], 6)
+    (corpus / "calib_set.json").write_text(json.dumps(chosen.to_json()))
+    out = tmp_path_factory.mktemp("int8")
+    return calibrate_voice(tiny_graphs, corpus, out), tiny_graphs, out
+
+
+def test_ranges_file_holds_three_methods_per_activation_and_the_protected_heads(int8_build):
+    build, _, out = int8_build
+    ranges = Ranges.load(out / RANGES_FILE)
+    assert ranges.method == "entropy" and ranges.calibration["utterances"] == 6
+    assert set(ranges.graphs) == {g.name for g in GRAPHS}
+    for g in ranges.graphs.values():
+        assert len(g.amax) > 10
+        for by_method in g.amax.values():
+            assert 0 <= by_method["entropy"] <= by_method["max"] + 1e-6
+            assert 0 <= by_method["percentile"] <= by_method["max"] + 1e-6
+    fallback = ranges.graphs["encoder"].fallback
+    assert any(n.startswith("/encoder/duration/") for n in fallback)
+    assert any(n.startswith("/encoder/pitch/") for n in fallback)
+
+
+def test_int8_graphs_are_symmetric_qdq_and_keep_the_fallback_in_float(int8_build):
+    build, _, out = int8_build
+    for spec in GRAPHS:
+        model = onnx.load(str(build.graphs[spec.name]))
+        onnx.checker.check_model(model, full_check=True)
+        zero_points = [onnx.numpy_helper.to_array(t) for t in model.graph.initializer if "zero_point" in t.name]
+        assert zero_points and all(z.dtype in (np.int8, np.int32) and not z.any() for z in zero_points)
+        assert build.quantised[spec.name] == len(quantised_nodes(model)) > 0
+    encoder = onnx.load(str(build.graphs["encoder"]))
+    fallback = Ranges.load(out / RANGES_FILE).graphs["encoder"].fallback
+    assert not set(quantised_nodes(encoder)) & set(fallback)
+    assert not float_fed(encoder, fallback)  # the float heads read the float trunk, not its Q/DQ copy
+
+
+def test_tensorrt_caches_carry_the_entropy_thresholds(int8_build):
+    build, _, out = int8_build
+    ranges = Ranges.load(out / RANGES_FILE)
+    for name, path in build.caches.items():
+        cache = read_cache(path)
+        assert cache.amax() == pytest.approx(ranges.graphs[name].thresholds("entropy"), rel=1e-6)
+
+
+def test_int8_voice_speaks(int8_build, tiny_graphs):
+    from cantoedge.runtime.synth import Voice
+
+    build, _, out = int8_build
+    for name in build.graphs:  # the INT8 directory is self-contained: no FP32 graph needed to speak
+        assert (out / f"{name}.int8.onnx").exists() and not (out / f"{name}.onnx").exists()
+    speech = Voice(out, "int8").speak("詩史試時市事。")
+    assert np.isfinite(speech.audio).all() and speech.audio.size == speech.durations.sum() * 256
+
+
+def test_ranges_refuse_a_graph_they_were_not_measured_on(int8_build, tmp_path):
+    _, graphs, out = int8_build
+    changed = tmp_path / "graphs"
+    shutil.copytree(graphs, changed)
+    model = onnx.load(str(changed / "decoder.onnx"))
+    model.doc_string = "edited"
+    onnx.save(model, str(changed / "decoder.onnx"))
+    with pytest.raises(ValueError, match="not the graph the ranges were measured on"):
+        derive(Ranges.load(out / RANGES_FILE), changed, tmp_path / "int8")
+
+
+def test_calibrating_without_a_calibration_set_says_how_to_make_one(tiny_graphs, corpus_copy, tmp_path):
+    with pytest.raises(FileNotFoundError, match="cantoedge corpus calib-set"):
+        calibrate_voice(tiny_graphs, corpus_copy, tmp_path)
