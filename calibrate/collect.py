@@ -1,6 +1,6 @@
-"""Activation statistics of the FP32 graphs on the calibration set: every float tensor becomes an output,
-a first pass finds each one's max |x|, a second fills its 2048-bin histogram over [0, max]. One sample per
-run, as the graphs see them on the device (variable lengths cannot be batched)."""
+"""Activation statistics of the FP32 graphs on the calibration set: every activation an INT8 op reads or
+writes becomes an output and fills its 2048-bin |x| histogram. One sample per run, as the graphs see them
+on the device (variable lengths cannot be batched)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 from cantoedge.runtime.synth import Voice
 
 from .entropy import Histogram
+from .qdq import QUANTISED_OPS
 
 
 @dataclass(frozen=True)
@@ -36,16 +37,19 @@ def graph_inputs(voice: Voice, utterances: Iterable[Utterance]) -> dict[str, lis
     return feeds
 
 
-def float_tensors(model) -> list[str]:
-    """Names of the float activations: float graph inputs and every float node output (not initialisers)."""
+def observed_tensors(model) -> list[str]:
+    """The activations an INT8 build needs ranges for: what goes into and comes out of every op that can
+    run in INT8 (initialisers excluded: weights get their own per-channel scales)."""
     from onnx import TensorProto
 
     types = {v.name: v.type.tensor_type.elem_type for v in [*model.graph.input, *model.graph.value_info,
                                                              *model.graph.output]}
-    names = [i.name for i in model.graph.input if types.get(i.name) == TensorProto.FLOAT]
+    weights = {t.name for t in model.graph.initializer}
+    names = []
     for node in model.graph.node:
-        names.extend(o for o in node.output if o and types.get(o) == TensorProto.FLOAT)
-    return list(dict.fromkeys(names))
+        if node.op_type in QUANTISED_OPS:
+            names.extend([*node.input[: 2 if node.op_type == "MatMul" else 1], *node.output])
+    return list(dict.fromkeys(n for n in names if n and n not in weights and types.get(n) == TensorProto.FLOAT))
 
 
 def _observing_session(model, names: list[str], threads: int | None):
@@ -70,8 +74,8 @@ def _observing_session(model, names: list[str], threads: int | None):
 
 def collect_histograms(model, feeds: list[dict[str, np.ndarray]], threads: int | None = None,
                        progress: Callable[[Iterable, str], Iterable] | None = None) -> dict[str, Histogram]:
-    """Per float tensor of ``model`` (an onnx.ModelProto with inferred shapes), its |x| histogram over ``feeds``."""
-    names = float_tensors(model)
+    """Per observed tensor of ``model`` (an onnx.ModelProto with inferred shapes), its |x| histogram over ``feeds``."""
+    names = observed_tensors(model)
     session = _observing_session(model, names, threads)
     inputs = {i.name for i in session.get_inputs()}
     outputs = [o.name for o in session.get_outputs() if o.name in set(names)]
@@ -82,13 +86,8 @@ def collect_histograms(model, feeds: list[dict[str, np.ndarray]], threads: int |
         values.update({k: v for k, v in feed.items() if k in set(names)})
         return values
 
-    limits = dict.fromkeys(names, 0.0)
-    for feed in wrap(feeds, "ranges, pass 1/2"):
-        for name, value in run(feed).items():
-            if value.size:
-                limits[name] = max(limits[name], float(np.abs(value).max()))
-    hists = {name: Histogram.empty(limit) for name, limit in limits.items()}
-    for feed in wrap(feeds, "ranges, pass 2/2"):
+    hists = {name: Histogram.empty() for name in names}
+    for feed in wrap(feeds, "ranges"):
         for name, value in run(feed).items():
             hists[name].add(value)
     return hists

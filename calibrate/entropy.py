@@ -3,6 +3,7 @@ quantisation loses the least information, by KL divergence) next to plain max an
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,19 +14,43 @@ N_LEVELS = 128  # int8 magnitudes: the quantised histogram has this many bins
 
 @dataclass
 class Histogram:
-    """|x| counts over [0, limit) in ``N_BINS`` bins; the limit is fixed by a first pass over the data."""
+    """|x| counts over [0, limit) in ``N_BINS`` equal bins, filled in one pass: the first values set the limit,
+    and a larger value later doubles it as often as needed, merging neighbouring bins exactly."""
 
     counts: np.ndarray  # int64 (N_BINS,)
-    limit: float
+    limit: float = 0.0  # 0 until the first nonzero value
+    peak: float = 0.0  # the largest |x| seen
 
     @classmethod
-    def empty(cls, limit: float, bins: int = N_BINS) -> Histogram:
-        return cls(np.zeros(bins, dtype=np.int64), float(limit) if limit > 0 else 1e-8)
+    def empty(cls, bins: int = N_BINS) -> Histogram:
+        return cls(np.zeros(bins, dtype=np.int64))
 
     def add(self, values: np.ndarray) -> None:
         mags = np.abs(np.asarray(values, dtype=np.float32)).ravel()
-        idx = np.minimum((mags / self.limit * self.counts.size).astype(np.int64), self.counts.size - 1)
-        self.counts += np.bincount(idx, minlength=self.counts.size)
+        if mags.size == 0:
+            return
+        n = self.counts.size
+        peak = float(mags.max())
+        self.peak = max(self.peak, peak)
+        if peak > self.limit:
+            self._grow(peak)
+        if self.limit == 0.0:  # only zeros so far
+            self.counts[0] += mags.size
+            return
+        mags *= np.float32(n / self.limit)
+        np.minimum(mags, n - 1, out=mags)
+        self.counts += np.bincount(mags.astype(np.int32), minlength=n)
+
+    def _grow(self, peak: float) -> None:
+        n = self.counts.size
+        if self.limit == 0.0:
+            self.limit = peak
+            return
+        factor = 2 ** math.ceil(math.log2(peak / self.limit))
+        merged = self.counts.reshape(-1, factor).sum(axis=1) if factor <= n else self.counts.sum(keepdims=True)
+        self.counts = np.zeros(n, dtype=np.int64)
+        self.counts[: merged.size] = merged
+        self.limit *= factor
 
     @property
     def width(self) -> float:

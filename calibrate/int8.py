@@ -69,7 +69,7 @@ def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "e
         path = onnx_dir / spec.filename()
         model = onnx.load(str(path))
         hists = collect_histograms(model, feeds[spec.name], threads, progress)
-        amax = {name: {"max": h.limit, "percentile": percentile_amax(h, PERCENTILE), "entropy": entropy_amax(h)}
+        amax = {name: {"max": h.peak, "percentile": percentile_amax(h, PERCENTILE), "entropy": entropy_amax(h)}
                 for name, h in hists.items()}
         graphs[spec.name] = GraphRanges(file_sha256(path), amax, protected_nodes(spec, model))
     calibration = {"set": source, "utterances": len(utterances), "bins": N_BINS, "percentile": PERCENTILE,

@@ -73,7 +73,14 @@ class Voice:
         if dec.chunk_frames != voc.chunk_frames:
             raise ValueError(f"{graph_dir}: decoder and vocoder chunks differ ({dec.chunk_frames}, {voc.chunk_frames})")
         self.chunk = dec.chunk_frames
-        self.frontend = frontend or Frontend()
+        self._frontend = frontend
+
+    @property
+    def frontend(self) -> Frontend:
+        """Built on first use: loading the lexicon takes seconds, and calibration feeds tokens directly."""
+        if self._frontend is None:
+            self._frontend = Frontend()
+        return self._frontend
 
     def encode(self, g2p: G2PResult, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """-> frames (T, D), position (T,), durations (N,)."""

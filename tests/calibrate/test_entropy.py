@@ -7,7 +7,7 @@ from cantoedge.calibrate.entropy import Histogram, entropy_amax, percentile_amax
 
 
 def _hist(x: np.ndarray) -> Histogram:
-    h = Histogram.empty(float(np.abs(x).max()))
+    h = Histogram.empty()
     h.add(x)
     return h
 
@@ -37,15 +37,18 @@ def test_percentile_and_empty_histograms():
     h = _hist(x)
     assert percentile_amax(h, 50.0) == pytest.approx(0.5, abs=0.01)
     assert percentile_amax(h, 100.0) == pytest.approx(h.limit)
-    empty = Histogram.empty(1.0)
+    empty = Histogram.empty()
     assert entropy_amax(empty) == 0.0 and percentile_amax(empty) == 0.0
 
 
-def test_histogram_accumulates_across_batches_and_clamps_to_its_limit():
-    h = Histogram.empty(1.0, bins=4)
-    h.add(np.array([0.1, -0.3, 0.6]))
-    h.add(np.array([0.9, 5.0]))  # beyond the limit: counted in the last bin
-    assert h.counts.tolist() == [1, 1, 1, 2]
+def test_histogram_grows_in_one_pass_by_merging_bins_exactly():
+    h = Histogram.empty(bins=4)
+    h.add(np.zeros(3))  # zeros first: no range yet
+    h.add(np.array([0.1, -0.3, 0.6, 1.0]))  # the range is set by the first nonzero peak: 1.0
+    assert h.limit == 1.0 and h.counts.tolist() == [4, 1, 1, 1]
+    h.add(np.array([-3.5]))  # 3.5x the range: it doubles twice (to 4.0), pairs and then quads merge
+    assert h.limit == 4.0 and h.peak == 3.5 and h.counts.tolist() == [7, 0, 0, 1]
+    assert h.counts.sum() == 8
 
 
 def _reference_amax(hist: Histogram, levels: int = 128) -> float:
@@ -75,6 +78,6 @@ def test_vectorised_search_picks_what_the_one_by_one_algorithm_picks(seed):
     rng = np.random.default_rng(seed)
     x = [rng.normal(size=20_000), rng.laplace(size=20_000), rng.gamma(0.5, size=20_000),
          rng.normal(size=5_000) ** 3][seed]
-    h = Histogram.empty(float(np.abs(x).max()), bins=512)
+    h = Histogram.empty(bins=512)
     h.add(x)
     assert entropy_amax(h) == pytest.approx(_reference_amax(h))
