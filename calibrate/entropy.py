@@ -92,7 +92,7 @@ def entropy_amax(hist: Histogram, levels: int = N_LEVELS) -> float:
         tail = np.where(p_last > 0, p_last * (np.log(p_last / total) - log_q[:, -1]), 0.0)
     kl = np.where((p_last > 0) & (last == 0), np.inf, (body + tail) / total)  # Q is empty where P has outliers
     best = int(np.flatnonzero(kl <= kl.min() * (1 + 1e-12) + 1e-300)[-1])
-    return int(i[best]) * hist.width
+    return min(int(i[best]) * hist.width, hist.peak)  # a bin edge can lie past the largest value seen
 
 
 def percentile_amax(hist: Histogram, percentile: float = 99.99) -> float:
@@ -102,4 +102,4 @@ def percentile_amax(hist: Histogram, percentile: float = 99.99) -> float:
         return 0.0
     cdf = np.cumsum(hist.counts) / total
     i = int(np.searchsorted(cdf, percentile / 100.0, side="left"))
-    return (min(i, hist.counts.size - 1) + 1) * hist.width
+    return min((min(i, hist.counts.size - 1) + 1) * hist.width, hist.peak)
