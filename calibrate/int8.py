@@ -15,7 +15,7 @@ from cantoedge.runtime.synth import Voice
 
 from .collect import Utterance, collect_histograms, graph_inputs
 from .entropy import N_BINS, entropy_amax, percentile_amax
-from .qdq import quantise, quantised_nodes
+from .qdq import QUANTISED_OPS, quantise, quantised_nodes
 from .ranges import GraphRanges, Ranges
 from .trtcache import CalibrationCache, write_cache
 
@@ -52,7 +52,8 @@ def calibration_utterances(corpus_dir: Path, limit: int | None = None) -> tuple[
 
 def protected_nodes(spec: GraphSpec, model) -> list[str]:
     prefixes = ALWAYS_FLOAT.get(spec.name, ())
-    return sorted(n.name for n in model.graph.node if n.name.startswith(prefixes)) if prefixes else []
+    return sorted(n.name for n in model.graph.node
+                  if n.op_type in QUANTISED_OPS and n.name.startswith(prefixes)) if prefixes else []
 
 
 def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "entropy",
@@ -78,8 +79,9 @@ def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "e
 
 
 def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = None,
-           graph_names: Iterable[str] | None = None, suffix: str = "int8") -> Int8Build:
-    """INT8 Q/DQ graphs (``<graph>.<suffix>.onnx``) and TensorRT caches from the ranges file's thresholds."""
+           graph_names: Iterable[str] | None = None, suffix: str = "int8", fallback: bool = True) -> Int8Build:
+    """INT8 Q/DQ graphs (``<graph>.<suffix>.onnx``) and TensorRT caches from the ranges file's thresholds;
+    ``fallback=False`` quantises every capable layer (plain PTQ, for comparison)."""
     import onnx
 
 
@@ -96,6 +98,8 @@ def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = N
         if file_sha256(source) != g.sha256:
             raise ValueError(f"{source} is not the graph the ranges were measured on; run `cantoedge calibrate` again")
         model = onnx.load(str(source))
+        if not fallback:
+            g = GraphRanges(g.sha256, g.amax, [])
         q = quantise(model, g, method)
         q.metadata_props.add(key=META_PREFIX + "precision", value=suffix)
         q.metadata_props.add(key=META_PREFIX + "range_method", value=method)
@@ -106,6 +110,7 @@ def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = N
         atomic_write(path, lambda tmp, data=data: Path(tmp).write_bytes(data))
         graphs[spec.name], quantised[spec.name] = path, len(quantised_nodes(q))
         cache = out_dir / f"{spec.name}.calib.cache"
+        # every range goes in; the builders keep the fallback layers float by name (from the ranges file)
         write_cache(cache, CalibrationCache.from_amax(g.thresholds(method)))
         caches[spec.name] = cache
     return Int8Build(ranges_path, graphs, caches, quantised)

@@ -111,6 +111,15 @@ class Voice:
     def vocoder_windows(self, n_frames: int):
         return windows(n_frames, self.vocoder.info.context, self.chunk)
 
+    def vocode_window(self, mel: np.ndarray, w) -> np.ndarray:
+        """The audio window ``w`` of ``mel`` contributes (its kept frames' samples)."""
+        (audio,) = self.vocoder(mel=self.vocoder_input(mel, w))
+        return audio[0, : w.keep * AUDIO.hop_length]
+
+    def vocode(self, mel: np.ndarray) -> np.ndarray:
+        """A whole mel (n_mels, T) to audio, window by window."""
+        return np.concatenate([self.vocode_window(mel, w) for w in self.vocoder_windows(mel.shape[1])])
+
     def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
         """Decoded mel, one chunk (n_mels, ≤128) at a time."""
         for f, p, keep in self.decoder_inputs(frames, position):
@@ -124,8 +133,7 @@ class Voice:
         for w in self.vocoder_windows(frames.shape[0]):
             while mel.shape[1] < w.stop:
                 mel = np.concatenate([mel, next(decoded)], axis=1)
-            (audio,) = self.vocoder(mel=self.vocoder_input(mel, w))
-            yield audio[0, : w.keep * AUDIO.hop_length]
+            yield self.vocode_window(mel, w)
 
     def speak(self, text: str, speed: float = 1.0) -> Utterance:
         g2p = self.frontend(text)

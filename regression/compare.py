@@ -1,0 +1,92 @@
+"""A candidate build (INT8 graphs) against the FP32 graphs on the same held-out utterances. The candidate's
+hidden states are expanded with the FP32 durations so every frame lines up; how often its own durations
+would have differed is counted separately."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cantoedge.runtime.audio import log_mel
+from cantoedge.runtime.manifest import Record
+from cantoedge.runtime.synth import Voice, length_regulate, predicted_durations
+
+from .metrics import MetricError, f0_rmse_cents, mel_l1, summarize, tone_band_error_db
+from .pitch import yin
+from .tones import ToneClassifier
+from .toneset import evaluate, toneset_from
+
+
+@dataclass
+class Rendered:
+    """One utterance through one build."""
+
+    mel: np.ndarray  # decoder output (n_mels, T)
+    audio: np.ndarray
+    f0: np.ndarray  # YIN track of the audio
+    own_durations: np.ndarray  # what this build's encoder predicted
+
+
+def render(voice: Voice, tokens: np.ndarray, tones: np.ndarray, durations: np.ndarray | None = None) -> Rendered:
+    """Speak ``tokens`` with ``voice``, expanding with ``durations`` when given (else its own)."""
+    hidden, log_dur, _, _ = voice.encoder(tokens=tokens.astype(np.int64)[None], tones=tones.astype(np.int64)[None])
+    own = predicted_durations(log_dur[0])
+    frames, position = length_regulate(hidden[0], own if durations is None else durations)
+    mel = np.concatenate(list(voice.mel_chunks(frames, position)), axis=1)
+    audio = voice.vocode(mel)
+    return Rendered(mel, audio, yin(audio)[0], own)
+
+
+@dataclass
+class Comparison:
+    name: str
+    tone_band_db: list[float] = field(default_factory=list)
+    f0_cents: list[float] = field(default_factory=list)
+    mel_l1: list[float] = field(default_factory=list)
+    tone_accuracy: float = 0.0
+    durations_changed: int = 0  # utterances whose own predicted durations differ from the FP32 ones
+    utterances: int = 0
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "utterances": self.utterances, "tone_accuracy": self.tone_accuracy,
+                "durations_changed": self.durations_changed,
+                **{k: summarize(getattr(self, k)) for k in ("tone_band_db", "f0_cents", "mel_l1")}}
+
+
+def compare_builds(reference: Voice, candidates: dict[str, Voice], records: Sequence[Record], features: Callable,
+                   classifier: ToneClassifier | None = None,
+                   progress: Callable[[Iterable], Iterable] | None = None) -> list[Comparison]:
+    """FP32 (``reference``, scored for tone accuracy only) and each candidate against it, utterance by utterance.
+    ``features(record)`` gives the record's tokens and tones."""
+    classifier = classifier or ToneClassifier.load()
+    results = {"fp32": Comparison("fp32"), **{name: Comparison(name) for name in candidates}}
+    tracks: dict[str, list[np.ndarray]] = {name: [] for name in results}
+    durations: list[np.ndarray] = []
+    for rec in progress(records) if progress else records:
+        f = features(rec)
+        ref = render(reference, f["tokens"], f["tones"])
+        durations.append(ref.own_durations)
+        tracks["fp32"].append(ref.f0)
+        ref_mel, voiced = log_mel(ref.audio), ref.f0 > 0
+        for name, voice in candidates.items():
+            out = render(voice, f["tokens"], f["tones"], ref.own_durations)
+            c = results[name]
+            c.durations_changed += int(not np.array_equal(out.own_durations, ref.own_durations))
+            c.mel_l1.append(mel_l1(ref.mel, out.mel))
+            tracks[name].append(out.f0)
+            try:
+                c.tone_band_db.append(tone_band_error_db(ref_mel, log_mel(out.audio), voiced))
+                c.f0_cents.append(f0_rmse_cents(ref.f0, out.f0))
+            except MetricError:
+                pass  # nothing voiced to compare in this utterance
+    phones, jyutping = [r.phones for r in records], [r.jyutping for r in records]
+    for name, result in results.items():
+        result.utterances = len(records)
+        try:
+            toneset = toneset_from(tracks[name], durations, phones, jyutping)
+            result.tone_accuracy = evaluate(classifier, toneset).accuracy
+        except ValueError:
+            result.tone_accuracy = 0.0  # no voiced speech at all: no tone is heard
+    return list(results.values())

@@ -1,0 +1,64 @@
+"""onnxruntime CPU latency of each graph: medians over repeats of the same input, per thread count, with
+the FP32 graphs measured in the same run as the baseline."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from cantoedge.runtime.backends.ort import OrtGraph
+from cantoedge.runtime.graphs import GRAPHS
+from cantoedge.runtime.synth import Voice
+
+
+@dataclass(frozen=True)
+class Latency:
+    graph: str
+    build: str
+    threads: int
+    median_ms: float
+    p95_ms: float
+    repeats: int
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
+    """One real input per graph from one utterance: its tokens, its first decoder and vocoder windows."""
+    frames, position, _ = voice.encode_tokens(tokens, tones)
+    f, p, _ = next(voice.decoder_inputs(frames, position))
+    mel = np.concatenate(list(voice.mel_chunks(frames, position)), axis=1)
+    return {"encoder": {"tokens": tokens.astype(np.int64)[None], "tones": tones.astype(np.int64)[None]},
+            "decoder": {"frames": f, "position": p},
+            "vocoder": {"mel": voice.vocoder_input(mel, next(iter(voice.vocoder_windows(mel.shape[1]))))}}
+
+
+def measure(path: Path, spec, feed: dict[str, np.ndarray], threads: int, build: str, repeats: int = 30,
+            warmup: int = 3) -> Latency:
+    graph = OrtGraph(path, spec, threads)
+    for _ in range(warmup):
+        graph(**feed)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        graph(**feed)
+        times.append(time.perf_counter() - start)
+    ms = np.asarray(times) * 1e3
+    return Latency(spec.name, build, threads, float(np.median(ms)), float(np.percentile(ms, 95)), repeats)
+
+
+def benchmark(builds: dict[str, tuple[Path, str]], feeds: dict[str, dict[str, np.ndarray]],
+              threads: tuple[int, ...] = (1, 2), repeats: int = 30) -> list[Latency]:
+    """``builds``: name -> (graph directory, precision suffix). Builds are interleaved per graph and thread
+    count so a change in machine load hits them alike."""
+    out = []
+    for spec in GRAPHS:
+        for n in threads:
+            for name, (directory, precision) in builds.items():
+                out.append(measure(Path(directory) / spec.filename(precision), spec, feeds[spec.name], n, name,
+                                   repeats))
+    return out
