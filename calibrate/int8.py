@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cantoedge.runtime.fileio import atomic_write, file_sha256
+from cantoedge.runtime.fileio import atomic_write, atomic_write_text, file_sha256
 from cantoedge.runtime.graphs import GRAPHS, META_PREFIX, GraphSpec
 from cantoedge.runtime.manifest import load_features, read_manifest
 from cantoedge.runtime.synth import Voice
@@ -117,9 +117,39 @@ def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = N
 
 
 def calibrate_voice(onnx_dir: Path, corpus_dir: Path, out_dir: Path, method: str = "entropy",
-                    limit: int | None = None, threads: int | None = None,
-                    progress: Callable[[Iterable, str], Iterable] | None = None) -> Int8Build:
+                    limit: int | None = None, threads: int | None = None, sensitivity: int = 0,
+                    progress: Callable[[Iterable, str], Iterable] | None = None,
+                    log: Callable[[str], None] | None = None) -> Int8Build:
+    """Ranges on the calibration set, then (with ``sensitivity`` > 0 validation utterances) the per-layer
+    table and the fallback that meets the targets, then the derived INT8 graphs and caches."""
+    out_dir = Path(out_dir)
     utterances, source = calibration_utterances(corpus_dir, limit)
     ranges = measure_ranges(onnx_dir, utterances, method, source, threads, progress)
-    ranges.save(Path(out_dir) / RANGES_FILE)
+    ranges.save(out_dir / RANGES_FILE)
+    if sensitivity > 0:
+        ranges = choose_layers(ranges, onnx_dir, corpus_dir, out_dir, sensitivity, method, progress, log)
+        ranges.save(out_dir / RANGES_FILE)
     return derive(ranges, onnx_dir, out_dir, method)
+
+
+def choose_layers(ranges: Ranges, onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: int,
+                  method: str, progress: Callable[[Iterable, str], Iterable] | None = None,
+                  log: Callable[[str], None] | None = None) -> Ranges:
+    """The sensitivity table and the greedy fallback (``OUT/sensitivity.{md,json}``); returns the new ranges."""
+    from cantoedge.regression.compare import render_reference
+
+    from .sensitivity import choose_fallback, layer_effects, sensitivity_table
+
+    records = [r for r in read_manifest(Path(corpus_dir)) if r.split == "val"][:utterances]
+    if not records:
+        raise ValueError(f"{corpus_dir} has no validation utterances for the sensitivity analysis")
+    ref = render_reference(Voice(onnx_dir, "fp32", threads=1), records, lambda r: load_features(Path(corpus_dir), r))
+    effects = layer_effects(ranges, onnx_dir, ref, out_dir / ".sensitivity", method, progress)
+    chosen, trail = choose_fallback(ranges, onnx_dir, ref, effects, out_dir / ".fallback", log=log)
+    before = {n for g in ranges.graphs.values() for n in g.fallback}
+    new = {n for g in chosen.graphs.values() for n in g.fallback} - before
+    atomic_write_text(out_dir / "sensitivity.md", sensitivity_table(effects, new))
+    atomic_write_text(out_dir / "sensitivity.json", json.dumps(
+        {"utterances": len(records), "split": "val", "layers": [e.to_json() for e in effects], "trail": trail},
+        indent=1) + "\n")
+    return chosen

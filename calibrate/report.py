@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cantoedge.regression.compare import Comparison, compare_builds
+from cantoedge.regression.compare import Comparison, compare_builds, render_reference
 from cantoedge.regression.latency import Latency, benchmark, typical_feeds
 from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.graphs import GRAPHS
@@ -118,8 +118,8 @@ def write_report(onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: in
         raise ValueError(f"{corpus_dir} has no test utterances to compare on")
     reference = Voice(onnx_dir, "fp32", threads=1)
     candidates = {name: Voice(d, "int8", threads=1) for name, d in dirs.items()}
-    comparisons = compare_builds(reference, candidates, records, lambda r: load_features(corpus_dir, r),
-                                 progress=progress)
+    ref = render_reference(reference, records, lambda r: load_features(corpus_dir, r))
+    comparisons = compare_builds(ref, candidates, progress=progress)
     first = load_features(corpus_dir, records[0])
     feeds = typical_feeds(reference, first["tokens"], first["tones"])
     builds = {"fp32": (onnx_dir, "fp32"), **{name: (d, "int8") for name, d in dirs.items()}}

@@ -55,35 +55,52 @@ class Comparison:
                 **{k: summarize(getattr(self, k)) for k in ("tone_band_db", "f0_cents", "mel_l1")}}
 
 
-def compare_builds(reference: Voice, candidates: dict[str, Voice], records: Sequence[Record], features: Callable,
-                   classifier: ToneClassifier | None = None,
-                   progress: Callable[[Iterable], Iterable] | None = None) -> list[Comparison]:
-    """FP32 (``reference``, scored for tone accuracy only) and each candidate against it, utterance by utterance.
-    ``features(record)`` gives the record's tokens and tones."""
+@dataclass
+class ReferenceRun:
+    """The FP32 build's renderings of a set of utterances, computed once and compared against many builds."""
+
+    records: Sequence[Record]
+    features: list[dict]
+    rendered: list[Rendered]
+
+
+def render_reference(reference: Voice, records: Sequence[Record], features: Callable,
+                     progress: Callable[[Iterable], Iterable] | None = None) -> ReferenceRun:
+    """``features(record)`` gives the record's tokens and tones."""
+    feats = [features(r) for r in records]
+    items = progress(feats) if progress else feats
+    return ReferenceRun(list(records), feats, [render(reference, f["tokens"], f["tones"]) for f in items])
+
+
+def compare_builds(ref: ReferenceRun, candidates: dict[str, Voice], classifier: ToneClassifier | None = None,
+                   progress: Callable[[Iterable], Iterable] | None = None, with_reference: bool = True
+                   ) -> list[Comparison]:
+    """Each candidate against the FP32 renderings, utterance by utterance (and FP32 itself, scored for tone
+    accuracy only, first when ``with_reference``)."""
     classifier = classifier or ToneClassifier.load()
-    results = {"fp32": Comparison("fp32"), **{name: Comparison(name) for name in candidates}}
+    results = {**({"fp32": Comparison("fp32")} if with_reference else {}),
+               **{name: Comparison(name) for name in candidates}}
     tracks: dict[str, list[np.ndarray]] = {name: [] for name in results}
-    durations: list[np.ndarray] = []
-    for rec in progress(records) if progress else records:
-        f = features(rec)
-        ref = render(reference, f["tokens"], f["tones"])
-        durations.append(ref.own_durations)
-        tracks["fp32"].append(ref.f0)
-        ref_mel, voiced = log_mel(ref.audio), ref.f0 > 0
+    if with_reference:
+        tracks["fp32"] = [r.f0 for r in ref.rendered]
+    pairs = list(zip(ref.features, ref.rendered))
+    for f, base in progress(pairs) if progress else pairs:
+        base_mel, voiced = log_mel(base.audio), base.f0 > 0
         for name, voice in candidates.items():
-            out = render(voice, f["tokens"], f["tones"], ref.own_durations)
+            out = render(voice, f["tokens"], f["tones"], base.own_durations)
             c = results[name]
-            c.durations_changed += int(not np.array_equal(out.own_durations, ref.own_durations))
-            c.mel_l1.append(mel_l1(ref.mel, out.mel))
+            c.durations_changed += int(not np.array_equal(out.own_durations, base.own_durations))
+            c.mel_l1.append(mel_l1(base.mel, out.mel))
             tracks[name].append(out.f0)
             try:
-                c.tone_band_db.append(tone_band_error_db(ref_mel, log_mel(out.audio), voiced))
-                c.f0_cents.append(f0_rmse_cents(ref.f0, out.f0))
+                c.tone_band_db.append(tone_band_error_db(base_mel, log_mel(out.audio), voiced))
+                c.f0_cents.append(f0_rmse_cents(base.f0, out.f0))
             except MetricError:
                 pass  # nothing voiced to compare in this utterance
-    phones, jyutping = [r.phones for r in records], [r.jyutping for r in records]
+    durations = [r.own_durations for r in ref.rendered]
+    phones, jyutping = [r.phones for r in ref.records], [r.jyutping for r in ref.records]
     for name, result in results.items():
-        result.utterances = len(records)
+        result.utterances = len(ref.records)
         try:
             toneset = toneset_from(tracks[name], durations, phones, jyutping)
             result.tone_accuracy = evaluate(classifier, toneset).accuracy

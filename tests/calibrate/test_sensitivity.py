@@ -1,0 +1,58 @@
+"""Tone-aware sensitivity: a per-layer table, and a fallback that grows until the targets are met."""
+
+import json
+import shutil
+
+import onnx
+import pytest
+
+from cantoedge.calibrate.int8 import RANGES_FILE, calibrate_voice
+from cantoedge.calibrate.qdq import QUANTISED_OPS, quantised_nodes
+from cantoedge.calibrate.ranges import Ranges
+from cantoedge.calibrate.sensitivity import Targets, choose_fallback, layer_effects
+from cantoedge.regression.compare import render_reference
+from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.synth import Voice
+
+
+@pytest.fixture(scope="module")
+def calibrated(tiny_graphs, tiny_corpus, tmp_path_factory):
+    from cantoedge.datasets.calibset import select
+
+    corpus = tmp_path_factory.mktemp("sens") / "corpus"
+    shutil.copytree(tiny_corpus, corpus)
+    chosen = select([r for r in read_manifest(corpus) if r.split == "train"], 4)
+    (corpus / "calib_set.json").write_text(json.dumps(chosen.to_json()))
+    out = tmp_path_factory.mktemp("sens-out")
+    build = calibrate_voice(tiny_graphs, corpus, out, sensitivity=2)
+    return build, corpus, out
+
+
+def test_every_capable_layer_gets_a_row_and_the_chosen_ones_stay_float(calibrated, tiny_graphs):
+    build, _, out = calibrated
+    report = json.loads((out / "sensitivity.json").read_text())
+    ranges = Ranges.load(out / RANGES_FILE)
+    for name, g in ranges.graphs.items():
+        model = onnx.load(str(tiny_graphs / f"{name}.onnx"))
+        capable = {n.name for n in model.graph.node if n.op_type in QUANTISED_OPS}
+        rows = {r["node"] for r in report["layers"] if r["graph"] == name}
+        assert rows == capable - set(g.fallback) | (rows & set(g.fallback))  # protected heads are not measured
+        assert not set(quantised_nodes(onnx.load(str(build.graphs[name])))) & set(g.fallback)
+    trail = report["trail"]
+    assert trail[-1]["met"] or len(trail[-1]["float_layers"]) == min(24, len(report["layers"]))
+    assert [len(t["float_layers"]) for t in trail] == list(range(len(trail)))
+    table = (out / "sensitivity.md").read_text()
+    assert table.count("\n") == len(report["layers"]) + 2
+
+
+def test_unreachable_targets_stop_at_the_layer_budget(calibrated, tiny_graphs, tmp_path):
+    _, corpus, out = calibrated
+    ranges = Ranges.load(out / RANGES_FILE)
+    records = [r for r in read_manifest(corpus) if r.split == "val"][:2]
+    ref = render_reference(Voice(tiny_graphs), records, lambda r: load_features(corpus, r))
+    effects = layer_effects(ranges, tiny_graphs, ref, tmp_path / "work")
+    _, trail = choose_fallback(ranges, tiny_graphs, ref, effects, tmp_path / "trial",
+                               Targets(tone_band_db=-1.0), max_layers=2)
+    assert [len(t["float_layers"]) for t in trail] == [0, 1, 2] and not trail[-1]["met"]
+    worst = max(effects, key=lambda e: (e.tone_band_db, e.f0_cents))
+    assert trail[1]["float_layers"] == [worst.node]
