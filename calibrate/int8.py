@@ -118,18 +118,49 @@ def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = N
 
 def calibrate_voice(onnx_dir: Path, corpus_dir: Path, out_dir: Path, method: str = "entropy",
                     limit: int | None = None, threads: int | None = None, sensitivity: int = 0,
+                    fallback: dict[str, list[str]] | None = None,
                     progress: Callable[[Iterable, str], Iterable] | None = None,
                     log: Callable[[str], None] | None = None) -> Int8Build:
-    """Ranges on the calibration set, then (with ``sensitivity`` > 0 validation utterances) the per-layer
-    table and the fallback that meets the targets, then the derived INT8 graphs and caches."""
+    """Ranges on the calibration set; then either the per-layer sensitivity table and the fallback that meets
+    the targets (``sensitivity`` > 0 validation utterances) or a fallback chosen earlier (``fallback``,
+    graph -> layer names); then the derived INT8 graphs and caches."""
     out_dir = Path(out_dir)
+    if fallback:
+        check_fallback(onnx_dir, fallback)  # before minutes of measuring
     utterances, source = calibration_utterances(corpus_dir, limit)
     ranges = measure_ranges(onnx_dir, utterances, method, source, threads, progress)
+    if fallback:
+        ranges = with_fallback(ranges, onnx_dir, fallback)
     ranges.save(out_dir / RANGES_FILE)
     if sensitivity > 0:
         ranges = choose_layers(ranges, onnx_dir, corpus_dir, out_dir, sensitivity, method, progress, log)
         ranges.save(out_dir / RANGES_FILE)
     return derive(ranges, onnx_dir, out_dir, method)
+
+
+def check_fallback(onnx_dir: Path, fallback: dict[str, list[str]]) -> None:
+    """Every name must be an INT8-capable layer of its graph."""
+    import onnx
+
+    names = [spec.name for spec in GRAPHS]
+    for name, layers in fallback.items():
+        if name not in names:
+            raise ValueError(f"fallback names a graph {name!r}; the graphs are {', '.join(names)}")
+        model = onnx.load(str(Path(onnx_dir) / f"{name}.onnx"))
+        capable = {n.name for n in model.graph.node if n.op_type in QUANTISED_OPS}
+        unknown = sorted(set(layers) - capable)
+        if unknown:
+            raise ValueError(f"fallback layers not in the {name} graph: {', '.join(unknown[:5])}")
+
+
+def with_fallback(ranges: Ranges, onnx_dir: Path, fallback: dict[str, list[str]]) -> Ranges:
+    """``ranges`` with more layers kept float."""
+    check_fallback(onnx_dir, fallback)
+    graphs = dict(ranges.graphs)
+    for name, layers in fallback.items():
+        g = graphs[name]
+        graphs[name] = GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | set(layers)))
+    return Ranges(ranges.method, ranges.calibration, graphs)
 
 
 def choose_layers(ranges: Ranges, onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: int,
@@ -149,6 +180,8 @@ def choose_layers(ranges: Ranges, onnx_dir: Path, corpus_dir: Path, out_dir: Pat
     before = {n for g in ranges.graphs.values() for n in g.fallback}
     new = {n for g in chosen.graphs.values() for n in g.fallback} - before
     atomic_write_text(out_dir / "sensitivity.md", sensitivity_table(effects, new))
+    atomic_write_text(out_dir / "fallback.json", json.dumps(
+        {name: g.fallback for name, g in chosen.graphs.items()}, indent=1, sort_keys=True) + "\n")
     atomic_write_text(out_dir / "sensitivity.json", json.dumps(
         {"utterances": len(records), "split": "val", "layers": [e.to_json() for e in effects], "trail": trail},
         indent=1) + "\n")

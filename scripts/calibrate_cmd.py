@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
@@ -26,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="quantise one layer at a time on N validation utterances, write OUT/sensitivity.md, and "
                         "keep the most tone-harmful layers float until INT8 meets the targets (tone-band <= 0.3 "
                         "dB, F0 <= 10 cents, tone accuracy drop <= 0.5 points); 0 skips it (default)")
+    p.add_argument("--fallback", metavar="JSON",
+                   help="layers to keep float, {graph: [layer, ...]}, e.g. the OUT/fallback.json a --sensitivity "
+                        "run wrote (the bundled voice's is export/voice/fallback.json)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=run)
 
@@ -37,8 +41,14 @@ def run(args: argparse.Namespace) -> int:
 
     progress = None if args.quiet else (lambda xs, desc: tqdm(xs, desc=desc, unit="run", leave=False))
     out = Path(args.out or args.onnx)
+    fallback = None
+    if args.fallback:
+        try:
+            fallback = json.loads(Path(args.fallback).read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"--fallback {args.fallback}: {exc}") from exc
     build = calibrate_voice(Path(args.onnx), Path(args.corpus), out, args.method, args.limit,
-                            sensitivity=args.sensitivity, progress=progress, log=print)
+                            sensitivity=args.sensitivity, fallback=fallback, progress=progress, log=print)
     print(f"ranges: {build.ranges}")
     for name, path in build.graphs.items():
         print(f"{path}: {path.stat().st_size / 1e6:.2f} MB, {build.quantised[name]} ops in INT8; "

@@ -88,3 +88,17 @@ def test_ranges_refuse_a_graph_they_were_not_measured_on(int8_build, tmp_path):
 def test_calibrating_without_a_calibration_set_says_how_to_make_one(tiny_graphs, corpus_copy, tmp_path):
     with pytest.raises(FileNotFoundError, match="cantoedge corpus calib-set"):
         calibrate_voice(tiny_graphs, corpus_copy, tmp_path)
+
+
+def test_a_fallback_chosen_earlier_is_merged_and_checked(int8_build, tiny_graphs):
+    from cantoedge.calibrate.int8 import with_fallback
+
+    _, _, out = int8_build
+    ranges = Ranges.load(out / RANGES_FILE)
+    merged = with_fallback(ranges, tiny_graphs, {"decoder": ["/out/MatMul"]})
+    assert "/out/MatMul" in merged.graphs["decoder"].fallback
+    assert set(ranges.graphs["encoder"].fallback) == set(merged.graphs["encoder"].fallback)
+    with pytest.raises(ValueError, match="not in the decoder graph: /nope/Conv"):
+        with_fallback(ranges, tiny_graphs, {"decoder": ["/nope/Conv"]})
+    with pytest.raises(ValueError, match="names a graph 'decodr'"):
+        with_fallback(ranges, tiny_graphs, {"decodr": []})
