@@ -1,9 +1,12 @@
 """The README's two commands are the project's contract: CI runs the test one, setup.sh does the rest."""
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+from cantoedge.scripts.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,18 +27,32 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert "bash setup.sh --install-only" in ci_lines
 
 
-def test_setup_command_is_valid_and_ends_with_the_corpus_build():
+def main_job() -> list[list[str]]:
+    """setup.sh's main job: its cantoedge invocations after the install step."""
+    lines = [ln for ln in (ROOT / "setup.sh").read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    start = lines.index('[ "$install_only" = 1 ] && exit 0')
+    return [shlex.split(ln) for ln in lines[start + 1:]]
+
+
+def test_setup_command_is_valid_and_its_main_job_ends_by_speaking_int8():
     assert readme_commands()["setup"] == "bash setup.sh"
     subprocess.run(["bash", "-n", str(ROOT / "setup.sh")], check=True)
-    lines = [ln for ln in (ROOT / "setup.sh").read_text().splitlines() if ln.strip() and not ln.startswith("#")]
-    assert lines[-1] == ".venv/bin/cantoedge corpus build --out data/corpus"
+    job = main_job()
+    assert job[0] == [".venv/bin/cantoedge", "corpus", "build", "--out", "data/corpus"]
+    parser = build_parser()
+    for argv in job:  # every step is a valid cantoedge invocation
+        assert argv[0] == ".venv/bin/cantoedge"
+        parser.parse_args(argv[1:])
+    assert [a[1] for a in job] == ["corpus", "corpus", "export", "calibrate", "say"]
+    assert job[-1][job[-1].index("--precision") + 1] == "int8"
+    assert job[-1][job[-1].index("--graphs") + 1] == job[2][job[2].index("--out") + 1]  # says what was exported
     help_text = subprocess.run(["bash", str(ROOT / "setup.sh"), "--help"], capture_output=True, text=True,
                                check=True).stdout
     assert "--install-only" in help_text
 
 
 def test_main_job_runs_through_the_installed_entry_point(tmp_path):
-    """setup.sh's last line, on a 3-utterance corpus: the console script works and resumes."""
+    """setup.sh's first step, on a 3-utterance corpus: the console script works and resumes."""
     exe = Path(sys.executable).with_name("cantoedge")
     assert exe.exists(), "the cantoedge console script is not installed in this environment"
     out = tmp_path / "corpus"
