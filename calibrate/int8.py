@@ -72,7 +72,8 @@ def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "e
         hists = collect_histograms(model, feeds[spec.name], threads, progress)
         amax = {name: {"max": h.peak, "percentile": percentile_amax(h, PERCENTILE), "entropy": entropy_amax(h)}
                 for name, h in hists.items()}
-        graphs[spec.name] = GraphRanges(file_sha256(path), amax, protected_nodes(spec, model))
+        inputs = {n.name: n.input[0] for n in model.graph.node if n.op_type in QUANTISED_OPS}
+        graphs[spec.name] = GraphRanges(file_sha256(path), amax, protected_nodes(spec, model), inputs)
     calibration = {"set": source, "utterances": len(utterances), "bins": N_BINS, "percentile": PERCENTILE,
                    "windows": {name: len(f) for name, f in feeds.items()}}
     return Ranges(method, calibration, graphs)
@@ -99,7 +100,7 @@ def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = N
             raise ValueError(f"{source} is not the graph the ranges were measured on; run `cantoedge calibrate` again")
         model = onnx.load(str(source))
         if not fallback:
-            g = GraphRanges(g.sha256, g.amax, [])
+            g = GraphRanges(g.sha256, g.amax, [], g.inputs)
         q = quantise(model, g, method)
         q.metadata_props.add(key=META_PREFIX + "precision", value=suffix)
         q.metadata_props.add(key=META_PREFIX + "range_method", value=method)
@@ -159,7 +160,7 @@ def with_fallback(ranges: Ranges, onnx_dir: Path, fallback: dict[str, list[str]]
     graphs = dict(ranges.graphs)
     for name, layers in fallback.items():
         g = graphs[name]
-        graphs[name] = GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | set(layers)))
+        graphs[name] = GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | set(layers)), g.inputs)
     return Ranges(ranges.method, ranges.calibration, graphs)
 
 

@@ -18,6 +18,7 @@ class GraphRanges:
     sha256: str  # of the FP32 graph the ranges were measured on
     amax: dict[str, dict[str, float]]  # tensor -> method -> threshold (max |x| kept)
     fallback: list[str] = field(default_factory=list)  # node names every builder keeps in float
+    inputs: dict[str, str] = field(default_factory=dict)  # INT8-capable node -> the activation it reads
 
     def thresholds(self, method: str) -> dict[str, float]:
         if method not in METHODS:

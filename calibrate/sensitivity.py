@@ -67,7 +67,7 @@ def layer_effects(ranges: Ranges, onnx_dir: Path, ref: ReferenceRun, work: Path,
         model = onnx.load(str(onnx_dir / spec.filename()))
         layers = [n.name for n in model.graph.node if n.op_type in QUANTISED_OPS and n.name not in g.fallback]
         for node in progress(layers, f"{spec.name} layers") if progress else layers:
-            alone = GraphRanges(g.sha256, g.amax, [n for n in layers if n != node] + g.fallback)
+            alone = GraphRanges(g.sha256, g.amax, [n for n in layers if n != node] + g.fallback, g.inputs)
             data = quantise(model, alone, method).SerializeToString()
             atomic_write(trial / spec.filename("int8"), lambda tmp, data=data: Path(tmp).write_bytes(data))
             (c,) = compare_builds(ref, {node: Voice(trial, "int8", threads=1)}, with_reference=False)
@@ -91,7 +91,8 @@ def choose_fallback(ranges: Ranges, onnx_dir: Path, ref: ReferenceRun, effects: 
     trail = []
     while True:
         trial = Ranges(ranges.method, ranges.calibration, {
-            name: GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | {e.node for e in chosen if e.graph == name}))
+            name: GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | {e.node for e in chosen if e.graph == name}),
+                              g.inputs)
             for name, g in ranges.graphs.items()})
         derive(trial, onnx_dir, Path(work))
         (build,) = compare_builds(ref, {"int8": Voice(Path(work), "int8", threads=1)}, with_reference=False)

@@ -63,6 +63,10 @@ def load_model(path: Path) -> tuple[nn.Module, dict]:
     if meta.get("inventory_version") != str(load_inventory().version):
         raise ValueError(f"{path} was trained on token inventory v{meta.get('inventory_version')}, "
                          f"this code has v{load_inventory().version}")
+    if "qat_layers" in meta:  # a quantisation-aware checkpoint: its layers carry fake-quant scales
+        from .qat import prepare
+
+        prepare(model, json.loads(meta["qat_layers"]))
     missing, unexpected = model.load_state_dict(state, strict=False)
     if missing or unexpected:
         raise ValueError(f"{path} does not match its config: missing {missing[:3]}, unexpected {unexpected[:3]}")

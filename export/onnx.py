@@ -95,36 +95,59 @@ def _write(path: Path, data: bytes) -> Path:
     return path
 
 
-def export_voice(acoustic_path: Path, vocoder_path: Path, out_dir: Path, chunk: int = CHUNK_FRAMES) -> Exported:
-    """encoder.onnx, decoder.onnx and vocoder.onnx for one acoustic checkpoint and one vocoder."""
-    acoustic_path, vocoder_path, out_dir = Path(acoustic_path), Path(vocoder_path), Path(out_dir)
-    model, meta = load_model(acoustic_path)
-    vocoder, voc_meta = load_model(vocoder_path)
-    if not isinstance(model, AcousticModel):
-        raise ValueError(f"{acoustic_path} is a {meta['kind']} checkpoint, not an acoustic model")
-    if not isinstance(vocoder, Vocoder):
-        raise ValueError(f"{vocoder_path} is a {voc_meta['kind']} checkpoint, not a vocoder")
+def _acoustic_graphs(model: AcousticModel, meta: dict, sha: str, chunk: int) -> tuple[bytes, bytes]:
     inventory = load_inventory().version
-    acoustic_hash, vocoder_hash = file_sha256(acoustic_path), file_sha256(vocoder_path)
-
-    def info(spec: GraphSpec, sha: str, context: int, config: dict) -> GraphInfo:
-        return GraphInfo(spec.name, GRAPH_VERSION, inventory, sha, chunk, context, audio_params(), config)
-
     cfg = model.cfg
     tokens = torch.tensor([[1, 5, 9, 5, 9, 2]], dtype=torch.long)
     tones = torch.tensor([[0, 1, 1, 6, 6, 0]], dtype=torch.long)
     enc = to_onnx(EncoderGraph(model.encoder), (tokens, tones), ENCODER,
                   {"tokens": {1: "n_tokens"}, "tones": {1: "n_tokens"}, "hidden": {1: "n_tokens"},
                    "log_durations": {1: "n_tokens"}, "pitch": {1: "n_tokens"}, "energy": {1: "n_tokens"}},
-                  info(ENCODER, acoustic_hash, 0, meta["config"]))
-    c_dec = model.decoder.context
-    w_dec = _window(c_dec, chunk)
-    dec = to_onnx(DecoderGraph(model.decoder, chunk), (torch.zeros(1, w_dec, cfg.dim), torch.zeros(1, w_dec)),
+                  GraphInfo(ENCODER.name, GRAPH_VERSION, inventory, sha, chunk, 0, audio_params(), meta["config"]))
+    c = model.decoder.context
+    w = _window(c, chunk)
+    dec = to_onnx(DecoderGraph(model.decoder, chunk), (torch.zeros(1, w, cfg.dim), torch.zeros(1, w)),
                   DECODER, {"frames": {0: "batch"}, "position": {0: "batch"}, "mel": {0: "batch"}},
-                  info(DECODER, acoustic_hash, c_dec, meta["config"]))
-    c_voc = vocoder.context
-    voc = to_onnx(VocoderGraph(vocoder, chunk), (torch.full((1, vocoder.cfg.n_mels, _window(c_voc, chunk)), -5.0),),
-                  VOCODER, {"mel": {0: "batch"}, "audio": {0: "batch"}},
-                  info(VOCODER, vocoder_hash, c_voc, voc_meta["config"]))
+                  GraphInfo(DECODER.name, GRAPH_VERSION, inventory, sha, chunk, c, audio_params(), meta["config"]))
+    return enc, dec
+
+
+def _load_acoustic(path: Path) -> tuple[AcousticModel, dict]:
+    model, meta = load_model(path)
+    if not isinstance(model, AcousticModel):
+        raise ValueError(f"{path} is a {meta['kind']} checkpoint, not an acoustic model")
+    return model, meta
+
+
+def export_voice(acoustic_path: Path, vocoder_path: Path, out_dir: Path, chunk: int = CHUNK_FRAMES) -> Exported:
+    """encoder.onnx, decoder.onnx and vocoder.onnx for one acoustic checkpoint and one vocoder."""
+    acoustic_path, vocoder_path, out_dir = Path(acoustic_path), Path(vocoder_path), Path(out_dir)
+    model, meta = _load_acoustic(acoustic_path)
+    if "qat_layers" in meta:
+        raise ValueError(f"{acoustic_path} is a quantisation-aware checkpoint: its graphs are INT8, export them "
+                         "with `cantoedge train qat` (it writes them) or export_qat()")
+    vocoder, voc_meta = load_model(vocoder_path)
+    if not isinstance(vocoder, Vocoder):
+        raise ValueError(f"{vocoder_path} is a {voc_meta['kind']} checkpoint, not a vocoder")
+    enc, dec = _acoustic_graphs(model, meta, file_sha256(acoustic_path), chunk)
+    c = vocoder.context
+    info = GraphInfo(VOCODER.name, GRAPH_VERSION, load_inventory().version, file_sha256(vocoder_path), chunk, c,
+                     audio_params(), voc_meta["config"])
+    voc = to_onnx(VocoderGraph(vocoder, chunk), (torch.full((1, vocoder.cfg.n_mels, _window(c, chunk)), -5.0),),
+                  VOCODER, {"mel": {0: "batch"}, "audio": {0: "batch"}}, info)
     return Exported(_write(out_dir / ENCODER.filename(), enc), _write(out_dir / DECODER.filename(), dec),
                     _write(out_dir / VOCODER.filename(), voc))
+
+
+def export_qat(acoustic_path: Path, out_dir: Path, chunk: int = CHUNK_FRAMES) -> tuple[Path, Path]:
+    """encoder.int8.onnx and decoder.int8.onnx from a quantisation-aware checkpoint: its scales frozen and
+    traced into QuantizeLinear/DequantizeLinear pairs (zero-point 0, per-channel weights on axis 0)."""
+    from .qat import freeze
+
+    acoustic_path = Path(acoustic_path)
+    model, meta = _load_acoustic(acoustic_path)
+    if "qat_layers" not in meta:
+        raise ValueError(f"{acoustic_path} has no fake-quant layers: train it with `cantoedge train qat`")
+    enc, dec = _acoustic_graphs(freeze(model), meta, file_sha256(acoustic_path), chunk)
+    out_dir = Path(out_dir)
+    return _write(out_dir / ENCODER.filename("int8"), enc), _write(out_dir / DECODER.filename("int8"), dec)

@@ -22,13 +22,14 @@ from torch.utils.data import DataLoader
 from cantoedge.runtime.fileio import atomic_write
 from cantoedge.runtime.manifest import read_manifest
 
-from .checkpoint import save_model
+from .checkpoint import load_model, save_model
 from .config import RunConfig
 from .data import AcousticDataset, EpochSampler, Normaliser, VocoderDataset, collate_acoustic
 from .distil import DistilDataset, FeatureMatch
 from .losses import acoustic_losses, vocoder_losses
 from .models.acoustic import AcousticModel
 from .models.vocoder import Vocoder
+from .qat import prepare
 
 log = logging.getLogger("cantoedge.train")
 
@@ -128,9 +129,11 @@ class _Snapshot(L.Callback):
         atomic_write(self.path, lambda tmp: torch.save(state, tmp))
 
 
-def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True, distil: dict | None = None) -> Path:
+def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True, distil: dict | None = None,
+          init: Path | None = None, qat_layers: dict[str, float] | None = None) -> Path:
     """Train (or resume) a run into ``out_dir``; returns the safetensors path. With ``distil`` (from
-    ``distil.train_student``) the corpus is the teacher's outputs and the normaliser is the teacher's."""
+    ``distil.train_student``) the corpus is the teacher's outputs and the normaliser is the teacher's;
+    ``init`` starts from a checkpoint's weights and ``qat_layers`` fake-quantises those layers (QAT)."""
     corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
     records = [r for r in read_manifest(corpus_dir) if r.split == "train"]
     if not records:
@@ -154,6 +157,12 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         dataset = VocoderDataset(corpus_dir, records, t.segment_frames, seed=t.seed)
         collate = None
         extra = {}
+    if init is not None:
+        start, _ = load_model(init)
+        task.model.load_state_dict(start.state_dict())
+    if qat_layers:
+        prepare(task.model, qat_layers)
+        extra["qat_layers"] = qat_layers
     epochs = math.ceil(t.max_steps / t.checkpoint_every)
     last = out_dir / "last.ckpt"
     if last.exists():

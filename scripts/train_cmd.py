@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "result is OUT/model.safetensors. `train voice` is the whole default voice: "
                                    "teacher, student distilled from it, vocoder (runs under OUT, default runs/), "
                                    "then installs student and vocoder as the bundled voice (export/voice/).")
-    p.add_argument("what", choices=["teacher", "student", "vocoder", "voice"], help="which model to train")
+    p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
     p.add_argument("--config", help="TOML config (default: the bundled one for WHAT)")
     p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
     p.add_argument("--out", help="run directory (default runs/WHAT; for voice, the parent of the three runs)")
@@ -22,6 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-steps", type=int, help="override train.max_steps (rounded up to whole checkpoint_every "
                                                  "intervals: snapshots land on those boundaries)")
     p.add_argument("--teacher", help="student only: the teacher's model.safetensors to distil from")
+    p.add_argument("--student", help="qat only: the distilled student to fine-tune (default runs/student/"
+                                     "model.safetensors; its teacher_targets/ beside it are the training data)")
+    p.add_argument("--ranges", default="build/voice/ranges.json",
+                   help="qat only: the ranges file of the student's calibrated graphs (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=run)
 
@@ -32,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.what == "voice":
         return _voice(args)
+    if args.what == "qat":
+        return _qat(args)
     config = load_config(args.config or args.what).with_steps(args.max_steps)
     expected = "vocoder" if args.what == "vocoder" else "acoustic"
     if config.kind != expected:
@@ -58,4 +64,19 @@ def _voice(args: argparse.Namespace) -> int:
     paths = train_voice(Path(args.corpus), Path(args.out or "runs"), Path(args.voice_dir or VOICE_DIR),
                         progress=not args.quiet)
     print(f"voice: {paths.acoustic}, {paths.vocoder} ({paths.info})")
+    return 0
+
+
+def _qat(args: argparse.Namespace) -> int:
+    from cantoedge.export.onnx import export_qat
+    from cantoedge.export.qat_train import train_qat
+
+    if args.max_steps or args.teacher:
+        raise ValueError("train qat takes --config, --student, --ranges and --out")
+    student = Path(args.student or "runs/student/model.safetensors")
+    out = Path(args.out or "runs/qat")
+    path = train_qat(student, Path(args.ranges), student.parent / "teacher_targets", out, args.config or "qat",
+                     progress=not args.quiet)
+    encoder, decoder = export_qat(path, out)
+    print(f"qat: {path}; Q/DQ graphs {encoder}, {decoder}")
     return 0
