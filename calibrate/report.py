@@ -101,18 +101,31 @@ def build_variants(ranges: Ranges, onnx_dir: Path, out_dir: Path) -> dict[str, P
     return dirs
 
 
+def qat_variant(qat_run: Path, ptq_dir: Path, out_dir: Path) -> Path:
+    """The QAT build: the encoder and decoder Q/DQ graphs ``cantoedge train qat`` wrote, and the PTQ
+    (entropy + fallback) vocoder, since QAT fine-tunes the acoustic model only."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for spec in GRAPHS:
+        source = (qat_run if spec.name != "vocoder" else ptq_dir) / spec.filename("int8")
+        if not source.exists():
+            raise FileNotFoundError(f"no {source}: run `cantoedge train qat` first")
+        shutil.copyfile(source, out_dir / spec.filename("int8"))
+    return out_dir
+
+
 def write_report(onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: int = 50,
                  qat_dir: Path | None = None, threads: tuple[int, ...] = (1, 2), repeats: int = 30,
                  progress: Callable[[Iterable], Iterable] | None = None) -> Report:
-    """Build the variants from ``onnx_dir/ranges.json`` and write ``out_dir/int8_report.{json,md}``."""
+    """Build the variants from ``out_dir/ranges.json`` (measured on the FP32 graphs in ``onnx_dir``) and write
+    ``out_dir/int8_report.{json,md}``."""
     onnx_dir, out_dir, corpus_dir = Path(onnx_dir), Path(out_dir), Path(corpus_dir)
-    ranges = Ranges.load(onnx_dir / RANGES_FILE)
+    ranges = Ranges.load(out_dir / RANGES_FILE)  # where `cantoedge calibrate` wrote it
     variants_dir = out_dir / "variants"
     if variants_dir.exists():
         shutil.rmtree(variants_dir)
     dirs = build_variants(ranges, onnx_dir, variants_dir)
     if qat_dir is not None:
-        dirs["qat"] = Path(qat_dir)
+        dirs["qat"] = qat_variant(Path(qat_dir), dirs["ptq-entropy+fallback"], variants_dir / "qat")
     records = [r for r in read_manifest(corpus_dir) if r.split == "test"][:utterances]
     if not records:
         raise ValueError(f"{corpus_dir} has no test utterances to compare on")

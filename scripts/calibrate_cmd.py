@@ -30,6 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fallback", metavar="JSON",
                    help="layers to keep float, {graph: [layer, ...]}, e.g. the OUT/fallback.json a --sensitivity "
                         "run wrote (the bundled voice's is export/voice/fallback.json)")
+    p.add_argument("--report", type=int, default=0, metavar="N",
+                   help="then write OUT/int8_report.{json,md}: FP32 vs PTQ max/percentile/entropy/entropy+fallback "
+                        "(and QAT with --qat) on N test utterances, sizes, onnxruntime latency")
+    p.add_argument("--report-only", action="store_true", help="skip calibrating: report on the existing OUT")
+    p.add_argument("--qat", metavar="DIR", help="the `cantoedge train qat` run to include in the report")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=run)
 
@@ -37,10 +42,24 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from cantoedge.calibrate.int8 import calibrate_voice
-
     progress = None if args.quiet else (lambda xs, desc: tqdm(xs, desc=desc, unit="run", leave=False))
     out = Path(args.out or args.onnx)
+    if not args.report_only:
+        _calibrate(args, out, progress)
+    if args.report or args.report_only:
+        from cantoedge.calibrate.report import write_report
+
+        report = write_report(Path(args.onnx), Path(args.corpus), out, args.report or 50,
+                              Path(args.qat) if args.qat else None,
+                              progress=None if args.quiet else (lambda xs: tqdm(xs, desc="report", unit="utt")))
+        print(report.markdown())
+        print(f"report: {out / 'int8_report.md'}, {out / 'int8_report.json'}")
+    return 0
+
+
+def _calibrate(args: argparse.Namespace, out: Path, progress) -> None:
+    from cantoedge.calibrate.int8 import calibrate_voice
+
     fallback = None
     if args.fallback:
         try:
@@ -53,4 +72,3 @@ def run(args: argparse.Namespace) -> int:
     for name, path in build.graphs.items():
         print(f"{path}: {path.stat().st_size / 1e6:.2f} MB, {build.quantised[name]} ops in INT8; "
               f"TensorRT cache {build.caches[name]}")
-    return 0

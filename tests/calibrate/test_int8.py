@@ -102,3 +102,20 @@ def test_a_fallback_chosen_earlier_is_merged_and_checked(int8_build, tiny_graphs
         with_fallback(ranges, tiny_graphs, {"decoder": ["/nope/Conv"]})
     with pytest.raises(ValueError, match="names a graph 'decodr'"):
         with_fallback(ranges, tiny_graphs, {"decodr": []})
+
+
+def test_report_compares_every_ptq_build_with_fp32(int8_build, tiny_graphs, tiny_corpus):
+    from cantoedge.calibrate.report import PTQ_VARIANTS, write_report
+
+    _, _, out = int8_build
+    report = write_report(tiny_graphs, tiny_corpus, out, utterances=2, threads=(1,), repeats=2)
+    data = json.loads((out / "int8_report.json").read_text())
+    names = ["fp32", *PTQ_VARIANTS]
+    assert [row["name"] for row in data["accuracy"]] == names
+    assert all(row["utterances"] == 2 for row in data["accuracy"])
+    assert all(row["tone_band_db"]["n"] > 0 for row in data["accuracy"][1:])
+    assert len(data["latency"]) == len(GRAPHS) * len(names) and all(t["median_ms"] > 0 for t in data["latency"])
+    assert set(data["speedup"]) == set(PTQ_VARIANTS) and set(data["targets_met"]) == set(PTQ_VARIANTS)
+    assert data["sizes"]["ptq-entropy"]["vocoder"] < data["sizes"]["fp32"]["vocoder"]  # int8 weights
+    markdown = (out / "int8_report.md").read_text()
+    assert markdown == report.markdown() and all(f"| {n} |" in markdown for n in names)
