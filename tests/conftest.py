@@ -81,3 +81,18 @@ def tiny_graphs(teacher_run, tiny_vocoder, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("graphs")
     export_voice(teacher, tiny_vocoder, out)
     return out
+
+
+@pytest.fixture(scope="session")
+def calib_corpus(tiny_corpus, tmp_path_factory) -> Path:
+    """A copy of the tiny corpus with a 4-utterance tone-balanced calibration set (calib_set.json)."""
+    import json
+
+    from cantoedge.datasets.calibset import select
+    from cantoedge.runtime.manifest import read_manifest
+
+    corpus = tmp_path_factory.mktemp("calib") / "corpus"
+    shutil.copytree(tiny_corpus, corpus)
+    chosen = select([r for r in read_manifest(corpus) if r.split == "train"], 4)
+    (corpus / "calib_set.json").write_text(json.dumps(chosen.to_json()))
+    return corpus

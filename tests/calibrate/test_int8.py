@@ -15,22 +15,15 @@ from cantoedge.runtime.graphs import GRAPHS
 
 
 @pytest.fixture(scope="module")
-def int8_build(tiny_graphs, tiny_corpus, tmp_path_factory):
-    from cantoedge.datasets.calibset import select
-    from cantoedge.runtime.manifest import read_manifest
-
-    corpus = tmp_path_factory.mktemp("calib") / "corpus"
-    shutil.copytree(tiny_corpus, corpus)
-    chosen = select([r for r in read_manifest(corpus) if r.split == "train"], 6)
-    (corpus / "calib_set.json").write_text(json.dumps(chosen.to_json()))
+def int8_build(tiny_graphs, calib_corpus, tmp_path_factory):
     out = tmp_path_factory.mktemp("int8")
-    return calibrate_voice(tiny_graphs, corpus, out), tiny_graphs, out
+    return calibrate_voice(tiny_graphs, calib_corpus, out), tiny_graphs, out
 
 
 def test_ranges_file_holds_three_methods_per_activation_and_the_protected_heads(int8_build):
     build, _, out = int8_build
     ranges = Ranges.load(out / RANGES_FILE)
-    assert ranges.method == "entropy" and ranges.calibration["utterances"] == 6
+    assert ranges.method == "entropy" and ranges.calibration["utterances"] == 4
     assert set(ranges.graphs) == {g.name for g in GRAPHS}
     for g in ranges.graphs.values():
         assert len(g.amax) > 10

@@ -1,7 +1,6 @@
 """Tone-aware sensitivity: a per-layer table, and a fallback that grows until the targets are met."""
 
 import json
-import shutil
 
 import onnx
 import pytest
@@ -16,16 +15,10 @@ from cantoedge.runtime.synth import Voice
 
 
 @pytest.fixture(scope="module")
-def calibrated(tiny_graphs, tiny_corpus, tmp_path_factory):
-    from cantoedge.datasets.calibset import select
-
-    corpus = tmp_path_factory.mktemp("sens") / "corpus"
-    shutil.copytree(tiny_corpus, corpus)
-    chosen = select([r for r in read_manifest(corpus) if r.split == "train"], 4)
-    (corpus / "calib_set.json").write_text(json.dumps(chosen.to_json()))
+def calibrated(tiny_graphs, calib_corpus, tmp_path_factory):
     out = tmp_path_factory.mktemp("sens-out")
-    build = calibrate_voice(tiny_graphs, corpus, out, sensitivity=2)
-    return build, corpus, out
+    build = calibrate_voice(tiny_graphs, calib_corpus, out, sensitivity=2)
+    return build, calib_corpus, out
 
 
 def test_every_capable_layer_gets_a_row_and_the_chosen_ones_stay_float(calibrated, tiny_graphs):

@@ -1,6 +1,5 @@
 """Quantisation-aware training: the project's fake-quant modules, the run, and its Q/DQ export."""
 
-import json
 import shutil
 
 import numpy as np
@@ -43,21 +42,14 @@ def test_module_paths_map_to_the_exporters_scopes():
 
 
 @pytest.fixture(scope="module")
-def student_int8(student_run, tiny_vocoder, tiny_corpus, tmp_path_factory):
+def student_int8(student_run, tiny_vocoder, calib_corpus, tmp_path_factory):
     """The tiny student exported and calibrated (the ranges QAT starts from)."""
     from cantoedge.calibrate.int8 import calibrate_voice
-    from cantoedge.datasets.calibset import select
     from cantoedge.export.onnx import export_voice
-    from cantoedge.runtime.manifest import read_manifest
 
-    root = tmp_path_factory.mktemp("qat")
-    corpus = root / "corpus"
-    shutil.copytree(tiny_corpus, corpus)
-    chosen = select([r for r in read_manifest(corpus) if r.split == "train"], 4)
-    (corpus / "calib_set.json").write_text(json.dumps(chosen.to_json()))
-    graphs = root / "graphs"
+    graphs = tmp_path_factory.mktemp("qat") / "graphs"
     export_voice(student_run, tiny_vocoder, graphs)
-    calibrate_voice(graphs, corpus, graphs)
+    calibrate_voice(graphs, calib_corpus, graphs)
     return graphs
 
 
