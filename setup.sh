@@ -37,9 +37,10 @@ fi
 
 # 3. The main job on the bundled default voice (export/voice/): render the HKCanCor corpus (resumable;
 #    ~9 min on 2 cores), choose its tone-balanced calibration set, export the FP32 graphs, calibrate them to
-#    INT8 (ranges file, Q/DQ graphs, TensorRT caches) and speak a sentence with the INT8 graphs.
+#    INT8 (ranges file, Q/DQ graphs, TensorRT caches; the layers the voice keeps float are in its
+#    fallback.json) and speak a sentence with the INT8 graphs.
 .venv/bin/cantoedge corpus build --out data/corpus
 .venv/bin/cantoedge corpus calib-set --corpus data/corpus
 .venv/bin/cantoedge export --out build/voice
-.venv/bin/cantoedge calibrate --onnx build/voice --corpus data/corpus
+.venv/bin/cantoedge calibrate --onnx build/voice --corpus data/corpus --fallback export/voice/fallback.json
 .venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --graphs build/voice --precision int8 -o build/hello.wav
