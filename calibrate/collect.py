@@ -76,14 +76,15 @@ def collect_histograms(model, feeds: list[dict[str, np.ndarray]], threads: int |
                        progress: Callable[[Iterable, str], Iterable] | None = None) -> dict[str, Histogram]:
     """Per observed tensor of ``model`` (an onnx.ModelProto with inferred shapes), its |x| histogram over ``feeds``."""
     names = observed_tensors(model)
+    wanted = set(names)
     session = _observing_session(model, names, threads)
     inputs = {i.name for i in session.get_inputs()}
-    outputs = [o.name for o in session.get_outputs() if o.name in set(names)]
+    outputs = [o.name for o in session.get_outputs() if o.name in wanted]
     wrap = progress or (lambda xs, _desc: xs)
 
     def run(feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         values = dict(zip(outputs, session.run(outputs, {k: v for k, v in feed.items() if k in inputs})))
-        values.update({k: v for k, v in feed.items() if k in set(names)})
+        values.update({k: v for k, v in feed.items() if k in wanted})
         return values
 
     hists = {name: Histogram.empty() for name in names}

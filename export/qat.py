@@ -85,6 +85,7 @@ def quantisable_layers(model: nn.Module, graphs: dict, method: str = "entropy") 
     ``/encoder/...`` in the encoder graph, the decoder's at the decoder graph's top level; layers in a graph's
     fallback (and the projection used only for distillation) stay float. ``graphs``: name -> GraphRanges."""
     layers = {}
+    thresholds = {name: g.thresholds(method) for name, g in graphs.items()}
     for path, module in model.named_modules():
         if not isinstance(module, nn.Conv1d | nn.Linear):
             continue
@@ -100,7 +101,7 @@ def quantisable_layers(model: nn.Module, graphs: dict, method: str = "entropy") 
         name = f"{node}/{op}"
         if g is None or name in g.fallback or name not in g.inputs:
             continue
-        layers[path] = g.thresholds(method)[g.inputs[name]]
+        layers[path] = thresholds[graph][g.inputs[name]]
     return layers
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from cantoedge.runtime.audio import log_mel
 from cantoedge.runtime.manifest import Record
-from cantoedge.runtime.synth import Voice, length_regulate, predicted_durations
+from cantoedge.runtime.synth import Voice
 
 from .metrics import MetricError, f0_rmse_cents, mel_l1, summarize, tone_band_error_db
 from .pitch import yin
@@ -31,10 +31,8 @@ class Rendered:
 
 def render(voice: Voice, tokens: np.ndarray, tones: np.ndarray, durations: np.ndarray | None = None) -> Rendered:
     """Speak ``tokens`` with ``voice``, expanding with ``durations`` when given (else its own)."""
-    hidden, log_dur, _, _ = voice.encoder(tokens=tokens.astype(np.int64)[None], tones=tones.astype(np.int64)[None])
-    own = predicted_durations(log_dur[0])
-    frames, position = length_regulate(hidden[0], own if durations is None else durations)
-    mel = np.concatenate(list(voice.mel_chunks(frames, position)), axis=1)
+    frames, position, own = voice.encode_tokens(tokens, tones, durations=durations)
+    mel = voice.decode(frames, position)
     audio = voice.vocode(mel)
     return Rendered(mel, audio, yin(audio)[0], own)
 

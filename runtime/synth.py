@@ -86,15 +86,17 @@ class Voice:
         """-> frames (T, D), position (T,), durations (N,)."""
         return self.encode_tokens(np.asarray(g2p.tokens), np.asarray(g2p.tones), speed)
 
-    def encode_tokens(self, tokens: np.ndarray, tones: np.ndarray,
-                      speed: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def encode_tokens(self, tokens: np.ndarray, tones: np.ndarray, speed: float = 1.0,
+                      durations: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """-> frames, position (expanded with ``durations`` when given, else the predicted ones) and the
+        encoder's own predicted durations."""
         if speed <= 0:
             raise ValueError("speed must be positive")
         hidden, log_dur, _, _ = self.encoder(tokens=np.asarray(tokens, dtype=np.int64)[None],
                                              tones=np.asarray(tones, dtype=np.int64)[None])
-        durations = predicted_durations(log_dur[0], speed)
-        frames, position = length_regulate(hidden[0], durations)
-        return frames, position, durations
+        own = predicted_durations(log_dur[0], speed)
+        frames, position = length_regulate(hidden[0], own if durations is None else durations)
+        return frames, position, own
 
     def decoder_inputs(self, frames: np.ndarray, position: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
         """Each decoder window's (frames, position) inputs, batch of one, and how many of its frames to keep."""
@@ -119,6 +121,10 @@ class Voice:
     def vocode(self, mel: np.ndarray) -> np.ndarray:
         """A whole mel (n_mels, T) to audio, window by window."""
         return np.concatenate([self.vocode_window(mel, w) for w in self.vocoder_windows(mel.shape[1])])
+
+    def decode(self, frames: np.ndarray, position: np.ndarray) -> np.ndarray:
+        """The whole mel (n_mels, T), window by window."""
+        return np.concatenate(list(self.mel_chunks(frames, position)), axis=1)
 
     def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
         """Decoded mel, one chunk (n_mels, ≤128) at a time."""
