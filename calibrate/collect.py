@@ -23,17 +23,13 @@ class Utterance:
 
 def graph_inputs(voice: Voice, utterances: Iterable[Utterance]) -> dict[str, list[dict[str, np.ndarray]]]:
     """What each graph is fed on the device for these utterances: the encoder their tokens, the decoder the
-    windows of its predicted frames, the vocoder the windows of the FP32 decoder's mel."""
+    windows of its predicted frames, the vocoder the windows of the FP32 decoder's mel and F0."""
     feeds: dict[str, list[dict[str, np.ndarray]]] = {"encoder": [], "decoder": [], "vocoder": []}
     for u in utterances:
         feeds["encoder"].append({"tokens": u.tokens.astype(np.int64)[None], "tones": u.tones.astype(np.int64)[None]})
         frames, position, _ = voice.encode_tokens(u.tokens, u.tones)
-        chunks = []
-        for f, p, keep in voice.decoder_inputs(frames, position):
-            feeds["decoder"].append({"frames": f, "position": p})
-            chunks.append(voice.decoder(frames=f, position=p)[0][0, :, :keep])
-        mel = np.concatenate(chunks, axis=1)
-        feeds["vocoder"].extend({"mel": voice.vocoder_input(mel, w)} for w in voice.vocoder_windows(mel.shape[1]))
+        feeds["decoder"].extend({"frames": f, "position": p} for f, p, _ in voice.decoder_inputs(frames, position))
+        feeds["vocoder"].extend(voice.vocoder_feeds(*voice.decode(frames, position)))
     return feeds
 
 

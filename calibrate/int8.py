@@ -22,8 +22,10 @@ from .trtcache import CalibrationCache, write_cache
 PERCENTILE = 99.99
 RANGES_FILE = "ranges.json"
 # The duration and pitch heads stay float in every build: quantising the duration path changed output
-# lengths in 22 of 30 inputs (DESIGN.md), and the pitch head and its projection carry the tone contour.
-ALWAYS_FLOAT = {"encoder": ("/encoder/duration/", "/encoder/pitch/", "/encoder/pitch_proj/")}
+# lengths in 22 of 30 inputs (DESIGN.md), and the pitch heads (per token in the encoder, per frame in the
+# decoder), the encoder's pitch projection and the vocoder's pitch input carry the tone contour.
+ALWAYS_FLOAT = {"encoder": ("/encoder/duration/", "/encoder/pitch/", "/encoder/pitch_proj/"),
+                "decoder": ("/pitch_out/",), "vocoder": ("/pitch_embed/",)}
 
 
 @dataclass(frozen=True)

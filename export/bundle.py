@@ -1,5 +1,6 @@
 """The bundled default voice: the distilled student and the vocoder that ship in ``export/voice/``, and the
-one command that trains them from scratch (teacher → student, vocoder) and installs them there."""
+one command that trains them from scratch (teacher → student, vocoder, each in two stages) and installs them
+there."""
 
 from __future__ import annotations
 
@@ -63,17 +64,28 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
     return out
 
 
+# (run name, config, teacher run for distillation): each stage-2 config starts from its stage-1 run (train.init)
+VOICE_STAGES = (("teacher", "teacher", None), ("teacher_pitch", "teacher_pitch", None),
+                ("student", "student", "teacher"), ("student_pitch", "student_pitch", "teacher_pitch"),
+                ("vocoder", "vocoder", None), ("vocoder_pitch", "vocoder_pitch", None))
+
+
 def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, progress: bool = True,
                 configs: dict[str, RunConfig] | None = None) -> VoicePaths:
-    """Teacher, then the student distilled from it, then the vocoder (each resumable; the bundled configs
-    unless ``configs`` names others), then install. Rerunning after an interruption continues where it stopped."""
+    """Every stage of VOICE_STAGES under ``runs_dir`` (each resumable; the bundled configs unless ``configs``
+    names others), then install the stage-2 student and vocoder. Stage 1 learns the mel; stage 2 adds the
+    per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. Rerunning after an
+    interruption continues where it stopped."""
     from .config import load_config
     from .distil import train_student
     from .train import train
 
     corpus_dir, runs_dir = Path(corpus_dir), Path(runs_dir)
-    config = {name: (configs or {}).get(name) or load_config(name) for name in ("teacher", "student", "vocoder")}
-    teacher = train(config["teacher"], corpus_dir, runs_dir / "teacher", progress)
-    student = train_student(config["student"], teacher, corpus_dir, runs_dir / "student", progress)
-    vocoder = train(config["vocoder"], corpus_dir, runs_dir / "vocoder", progress)
-    return install_voice(student, vocoder, teacher, voice_dir)
+    done: dict[str, Path] = {}
+    for name, config_name, teacher in VOICE_STAGES:
+        config = (configs or {}).get(name) or load_config(config_name)
+        if teacher is None:
+            done[name] = train(config, corpus_dir, runs_dir / name, progress)
+        else:
+            done[name] = train_student(config, done[teacher], corpus_dir, runs_dir / name, progress)
+    return install_voice(done["student_pitch"], done["vocoder_pitch"], done["teacher_pitch"], voice_dir)

@@ -21,6 +21,7 @@ class TrainConfig:
     warmup_steps: int = 500
     checkpoint_every: int = 500  # steps per "epoch": checkpoints land on epoch ends, so resumes are exact
     segment_frames: int = 32  # vocoder training segments
+    init: str = ""  # a later stage: the sibling run (runs/NAME) whose weights it starts from
 
     def __post_init__(self) -> None:
         for name in ("batch_size", "max_steps", "checkpoint_every"):

@@ -11,6 +11,7 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset, Sampler
 
+from cantoedge.runtime.excitation import vocoder_pitch, voiced_f0
 from cantoedge.runtime.manifest import Record, load_features
 from cantoedge.runtime.wavio import read_wav
 
@@ -61,6 +62,12 @@ def token_targets(feats: dict, norm: Normaliser) -> tuple[np.ndarray, np.ndarray
     return pitch, voiced, energy
 
 
+def frame_targets(f0: np.ndarray, voiced: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-frame log-F0 (0 where unvoiced) and voicing: what the decoder's pitch head learns."""
+    voiced = np.asarray(voiced, bool)
+    return np.where(voiced, np.log(np.maximum(f0, 1e-5)), 0.0).astype(np.float32), voiced
+
+
 class AcousticDataset(Dataset):
     def __init__(self, corpus_dir: Path, records: list[Record], norm: Normaliser):
         self.corpus_dir, self.records, self.norm = Path(corpus_dir), records, norm
@@ -71,11 +78,13 @@ class AcousticDataset(Dataset):
     def __getitem__(self, index: int) -> dict:
         feats = load_features(self.corpus_dir, self.records[index % len(self.records)])
         pitch, voiced, energy = token_targets(feats, self.norm)
+        log_f0, frame_voiced = frame_targets(feats["f0"], feats["voiced"])
         return {"tokens": torch.as_tensor(feats["tokens"], dtype=torch.long),
                 "tones": torch.as_tensor(feats["tones"], dtype=torch.long),
                 "durations": torch.as_tensor(feats["durations"], dtype=torch.long),
                 "pitch": torch.from_numpy(pitch), "voiced": torch.from_numpy(voiced),
-                "energy": torch.from_numpy(energy), "mel": torch.from_numpy(feats["mel"])}
+                "energy": torch.from_numpy(energy), "mel": torch.from_numpy(feats["mel"]),
+                "frame_f0": torch.from_numpy(log_f0), "frame_voiced": torch.from_numpy(frame_voiced)}
 
 
 def collate_acoustic(items: list[dict]) -> dict:
@@ -86,12 +95,18 @@ def collate_acoustic(items: list[dict]) -> dict:
            "durations": torch.zeros(b, n_tok, dtype=torch.long), "pitch": torch.zeros(b, n_tok),
            "voiced": torch.zeros(b, n_tok, dtype=torch.bool), "energy": torch.zeros(b, n_tok),
            "mel": torch.zeros(b, items[0]["mel"].shape[0], n_frm), "mel_mask": torch.zeros(b, n_frm, dtype=torch.bool)}
+    if "frame_f0" in items[0]:
+        out["frame_f0"] = torch.zeros(b, n_frm)
+        out["frame_voiced"] = torch.zeros(b, n_frm, dtype=torch.bool)
     for i, it in enumerate(items):
         n, t = it["tokens"].numel(), it["mel"].shape[1]
         for key in ("tokens", "tones", "durations", "pitch", "voiced", "energy"):
             out[key][i, :n] = it[key]
         out["mel"][i, :, :t] = it["mel"]
         out["mel_mask"][i, :t] = True
+        if "frame_f0" in it:
+            out["frame_f0"][i, :t] = it["frame_f0"]
+            out["frame_voiced"][i, :t] = it["frame_voiced"]
     if "features" in items[0]:  # distillation: the teacher's encoder features per token
         out["features"] = torch.zeros(b, n_tok, items[0]["features"].shape[1])
         for i, it in enumerate(items):
@@ -115,13 +130,17 @@ class VocoderDataset(Dataset):
     def __getitem__(self, index: int) -> dict:
         """``index`` is ``epoch * len(self) + item`` (EpochSampler): the segment offset depends on both."""
         rec = self.records[index % len(self.records)]
-        mel = load_features(self.corpus_dir, rec)["mel"]
+        feats = load_features(self.corpus_dir, rec)
+        mel = feats["mel"]
+        f0, phase = vocoder_pitch(voiced_f0(feats["f0"], feats["voiced"]))  # as the device computes them
         audio, _ = read_wav(self.corpus_dir / rec.wav)
         rng = np.random.default_rng((self.seed, index))
         start = int(rng.integers(0, rec.n_frames - self.frames))
         seg = audio[start * self.hop: (start + self.frames) * self.hop]
         seg = np.pad(seg, (0, self.frames * self.hop - seg.size))
-        return {"mel": torch.from_numpy(mel[:, start: start + self.frames].copy()), "audio": torch.from_numpy(seg)}
+        frames = slice(start, start + self.frames)
+        return {"mel": torch.from_numpy(mel[:, frames].copy()), "audio": torch.from_numpy(seg),
+                "f0": torch.from_numpy(f0[frames].copy()), "phase": torch.from_numpy(phase[frames].copy())}
 
 
 class EpochSampler(Sampler[int]):

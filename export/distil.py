@@ -21,7 +21,7 @@ from cantoedge.runtime.manifest import Record, load_features, read_manifest, wri
 
 from .checkpoint import load_model
 from .config import RunConfig
-from .data import AcousticDataset, Normaliser, token_targets
+from .data import AcousticDataset, Normaliser, frame_targets, token_targets
 from .models.acoustic import AcousticModel
 
 
@@ -31,9 +31,14 @@ def teacher_targets(teacher: AcousticModel, feats: dict, norm: Normaliser) -> di
     out = teacher.speak(torch.as_tensor(feats["tokens"], dtype=torch.long),
                         torch.as_tensor(feats["tones"], dtype=torch.long))
     _, voiced, _ = token_targets(feats, norm)  # which tokens carry pitch (same tokens, ground truth)
-    return {"tokens": feats["tokens"], "tones": feats["tones"], "durations": out["durations"].numpy().astype(np.int32),
-            "mel": out["mel"].numpy().astype(np.float32), "pitch": out["pitch"].numpy(),
-            "energy": out["energy"].numpy(), "voiced": voiced, "features": out["features"].numpy()}
+    targets = {"tokens": feats["tokens"], "tones": feats["tones"],
+               "durations": out["durations"].numpy().astype(np.int32), "mel": out["mel"].numpy().astype(np.float32),
+               "pitch": out["pitch"].numpy(), "energy": out["energy"].numpy(), "voiced": voiced,
+               "features": out["features"].numpy()}
+    if "frame_pitch" in out:  # the teacher's own contour, frame for frame with its mel
+        log_f0, logit = out["frame_pitch"].numpy()
+        targets["frame_f0"], targets["frame_voiced"] = frame_targets(np.exp(log_f0), logit > 0)
+    return targets
 
 
 def build_distillation_set(teacher_path: Path, corpus_dir: Path, out_dir: Path,
@@ -75,7 +80,9 @@ class DistilDataset(AcousticDataset):
                 "durations": torch.as_tensor(f["durations"], dtype=torch.long),
                 "pitch": torch.from_numpy(f["pitch"]), "voiced": torch.from_numpy(f["voiced"]),
                 "energy": torch.from_numpy(f["energy"]), "mel": torch.from_numpy(f["mel"]),
-                "features": torch.from_numpy(f["features"])}
+                "features": torch.from_numpy(f["features"]),
+                **({"frame_f0": torch.from_numpy(f["frame_f0"]), "frame_voiced": torch.from_numpy(f["frame_voiced"])}
+                   if "frame_f0" in f else {})}
 
 
 class FeatureMatch(nn.Module):

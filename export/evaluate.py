@@ -1,5 +1,6 @@
 """Held-out evaluation of the PyTorch voice with the shared metrics: reference audio vs vocoder
-resynthesis vs each acoustic model (teacher, student) through the vocoder.
+resynthesis (reference mel and F0) vs each acoustic model (teacher, student, with their own F0) through
+the vocoder.
 
 Aligned metrics (mel L1, MCD, tone-band error, F0 RMSE) decode with the reference durations so frames line
 up; tone accuracy is free-running: the model's own durations give the syllable spans, as on the device."""
@@ -25,6 +26,7 @@ from cantoedge.regression.tones import ToneClassifier
 from cantoedge.regression.toneset import evaluate as tone_report
 from cantoedge.regression.toneset import toneset_from
 from cantoedge.runtime.audio import log_mel
+from cantoedge.runtime.excitation import voiced_f0
 from cantoedge.runtime.inventory import load_inventory
 from cantoedge.runtime.manifest import Record, load_features, read_manifest
 from cantoedge.runtime.wavio import read_wav
@@ -52,11 +54,12 @@ class SystemResult:
 
 
 @torch.no_grad()
-def _aligned_mel(model: AcousticModel, feats: dict) -> torch.Tensor:
-    """Predicted pitch and energy, reference durations: frames line up with the reference."""
+def _speak(model: AcousticModel, feats: dict, aligned: bool) -> dict[str, torch.Tensor]:
+    """Aligned: predicted pitch and energy, reference durations, so frames line up with the reference;
+    otherwise free-running (the model's own durations)."""
+    durations = torch.as_tensor(feats["durations"], dtype=torch.long) if aligned else None
     return model.speak(torch.as_tensor(feats["tokens"], dtype=torch.long),
-                       torch.as_tensor(feats["tones"], dtype=torch.long),
-                       durations=torch.as_tensor(feats["durations"], dtype=torch.long))["mel"]
+                       torch.as_tensor(feats["tones"], dtype=torch.long), durations=durations)
 
 
 def _score(result: SystemResult, mel: np.ndarray, audio: np.ndarray, ref_mel: np.ndarray, ref_f0: np.ndarray,
@@ -95,21 +98,21 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
         ref_audio, _ = read_wav(corpus_dir / rec.wav)
         ref_f0, ref_voiced, ref_mel = feats["f0"], feats["voiced"], feats["mel"]
         tracks["reference"].append(yin(ref_audio)[0])
-        audio = vocode_chunked(vocoder, torch.from_numpy(ref_mel)).numpy()
+        ref_pitch = torch.from_numpy(voiced_f0(ref_f0, ref_voiced))
+        audio = vocode_chunked(vocoder, torch.from_numpy(ref_mel), ref_pitch).numpy()
         _score(resynth, log_mel(audio), audio, ref_mel, ref_f0, ref_voiced)
         tracks["resynth"].append(yin(audio)[0])
         for key in ("reference", "resynth"):
             durations[key].append(feats["durations"])
             phones[key].append(rec.phones)
         for name, model in models.items():
-            mel = _aligned_mel(model, feats)
-            audio = vocode_chunked(vocoder, mel).numpy()
-            _score(systems[name], mel.numpy(), audio, ref_mel, ref_f0, ref_voiced)
-            free_mel, free_dur = model.infer(torch.as_tensor(feats["tokens"]).long(),
-                                             torch.as_tensor(feats["tones"]).long())
-            free_audio = vocode_chunked(vocoder, free_mel).numpy()
+            out = _speak(model, feats, aligned=True)
+            audio = vocode_chunked(vocoder, out["mel"], out["f0"]).numpy()
+            _score(systems[name], out["mel"].numpy(), audio, ref_mel, ref_f0, ref_voiced)
+            free = _speak(model, feats, aligned=False)
+            free_audio = vocode_chunked(vocoder, free["mel"], free["f0"]).numpy()
             tracks[name].append(yin(free_audio)[0])
-            durations[name].append(free_dur.numpy())
+            durations[name].append(free["durations"].numpy())
             phones[name].append([inv.phone(int(t)) for t in feats["tokens"]])
     jyutping = [r.jyutping for r in records]
     for key, result in (("reference", reference), ("resynth", resynth), *((n, systems[n]) for n in models)):

@@ -1,4 +1,5 @@
 """Training losses. Acoustic: masked mel L1 + MSE on log(1+duration), voiced-token pitch and token energy.
+With a pitch head, + per-frame log-F0 MSE (voiced frames) and voicing cross-entropy.
 Vocoder: multi-resolution STFT (spectral convergence + log magnitude) + log-mel L1."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import torch
 from torch.nn import functional as F
 
 from cantoedge.runtime.audio import AUDIO, mel_filterbank
+
+from .models.settings import PITCH_SCALE
 
 STFT_RESOLUTIONS = ((512, 128), (1024, 256), (2048, 512))
 
@@ -29,7 +32,21 @@ def acoustic_losses(out: dict, batch: dict) -> dict[str, torch.Tensor]:
     pitch = _masked_mean((out["pitch"] - batch["pitch"]) ** 2, batch["voiced"] & token_mask)
     energy = _masked_mean((out["energy"] - batch["energy"]) ** 2, token_mask)
     total = mel + dur + pitch + energy
-    return {"total": total, "mel": mel, "duration": dur, "pitch": pitch, "energy": energy}
+    losses = {"mel": mel, "duration": dur, "pitch": pitch, "energy": energy}
+    if out.get("frame_pitch") is not None and "frame_f0" in batch:
+        losses.update(frame_pitch_losses(out["frame_pitch"][..., :t], batch["frame_f0"][:, :t],
+                                         batch["frame_voiced"][:, :t], batch["mel_mask"][:, :t]))
+        total = total + losses["frame_f0"] + losses["voicing"]
+    return {"total": total, **losses}
+
+
+def frame_pitch_losses(pred: torch.Tensor, log_f0: torch.Tensor, voiced: torch.Tensor,
+                       mask: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The decoder's pitch head: MSE of log-F0 in units of the speaker's spread on voiced frames (a tone's
+    contour), plus binary cross-entropy of the voicing logit on every frame."""
+    f0 = _masked_mean(((pred[:, 0] - log_f0) / PITCH_SCALE) ** 2, voiced & mask)
+    vuv = _masked_mean(F.binary_cross_entropy_with_logits(pred[:, 1], voiced.to(pred.dtype), reduction="none"), mask)
+    return {"frame_f0": f0, "voicing": vuv}
 
 
 @lru_cache(maxsize=1)

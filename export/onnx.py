@@ -20,7 +20,7 @@ from cantoedge.runtime.graphs import window_frames as _window
 from cantoedge.runtime.inventory import load_inventory
 
 from .checkpoint import load_model
-from .models.acoustic import AcousticModel, Decoder, Encoder
+from .models.acoustic import AcousticModel, Decoder, Encoder, frame_f0
 from .models.vocoder import Vocoder
 
 OPSET = 17  # LayerNormalization; TensorRT 8.5 (JetPack 5) and rknn-toolkit2 both read it
@@ -43,9 +43,10 @@ class DecoderGraph(nn.Module):
         super().__init__()
         self.decoder, self.chunk = decoder, chunk
 
-    def forward(self, frames: torch.Tensor, position: torch.Tensor) -> torch.Tensor:
+    def forward(self, frames: torch.Tensor, position: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         c = self.decoder.context
-        return self.decoder.forward_padded(frames, position)[:, :, c: c + self.chunk]
+        mel, pitch = self.decoder.forward_padded(frames, position)
+        return mel[:, :, c: c + self.chunk], frame_f0(pitch[:, :, c: c + self.chunk])
 
 
 class VocoderGraph(nn.Module):
@@ -55,9 +56,9 @@ class VocoderGraph(nn.Module):
         super().__init__()
         self.vocoder, self.chunk = vocoder, chunk
 
-    def forward(self, mel: torch.Tensor) -> torch.Tensor:
+    def forward(self, mel: torch.Tensor, f0: torch.Tensor, phase: torch.Tensor) -> torch.Tensor:
         c, hop = self.vocoder.context, self.vocoder.cfg.hop_length
-        return self.vocoder.forward_padded(mel)[:, c * hop: (c + self.chunk) * hop]
+        return self.vocoder.forward_padded(mel, f0, phase)[:, c * hop: (c + self.chunk) * hop]
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def _acoustic_graphs(model: AcousticModel, meta: dict, sha: str, chunk: int) -> 
     c = model.decoder.context
     w = _window(c, chunk)
     dec = to_onnx(DecoderGraph(model.decoder, chunk), (torch.zeros(1, w, cfg.dim), torch.zeros(1, w)),
-                  DECODER, {"frames": {0: "batch"}, "position": {0: "batch"}, "mel": {0: "batch"}},
+                  DECODER, {"frames": {0: "batch"}, "position": {0: "batch"}, "mel": {0: "batch"}, "f0": {0: "batch"}},
                   GraphInfo(DECODER.name, GRAPH_VERSION, inventory, sha, chunk, c, audio_params(), meta["config"]))
     return enc, dec
 
@@ -116,6 +117,9 @@ def _load_acoustic(path: Path) -> tuple[AcousticModel, dict]:
     model, meta = load_model(path)
     if not isinstance(model, AcousticModel):
         raise ValueError(f"{path} is a {meta['kind']} checkpoint, not an acoustic model")
+    if not model.cfg.frame_pitch:
+        raise ValueError(f"{path} predicts no per-frame pitch (model.frame_pitch = false): the device's vocoder "
+                         "needs it; fine-tune it with a frame_pitch config (see export/configs/*_pitch.toml)")
     return model, meta
 
 
@@ -130,11 +134,16 @@ def export_voice(acoustic_path: Path, vocoder_path: Path, out_dir: Path, chunk: 
     if not isinstance(vocoder, Vocoder):
         raise ValueError(f"{vocoder_path} is a {voc_meta['kind']} checkpoint, not a vocoder")
     enc, dec = _acoustic_graphs(model, meta, file_sha256(acoustic_path), chunk)
+    if not vocoder.cfg.harmonics:
+        raise ValueError(f"{vocoder_path} has no harmonic branch (model.harmonics = false): the device's vocoder "
+                         "takes f0 and phase; fine-tune it with export/configs/vocoder_pitch.toml")
     c = vocoder.context
     info = GraphInfo(VOCODER.name, GRAPH_VERSION, load_inventory().version, file_sha256(vocoder_path), chunk, c,
                      audio_params(), voc_meta["config"])
-    voc = to_onnx(VocoderGraph(vocoder, chunk), (torch.full((1, vocoder.cfg.n_mels, _window(c, chunk)), -5.0),),
-                  VOCODER, {"mel": {0: "batch"}, "audio": {0: "batch"}}, info)
+    w = _window(c, chunk)
+    example = (torch.full((1, vocoder.cfg.n_mels, w), -5.0), torch.full((1, w), 100.0), torch.zeros(1, w))
+    voc = to_onnx(VocoderGraph(vocoder, chunk), example, VOCODER,
+                  {"mel": {0: "batch"}, "f0": {0: "batch"}, "phase": {0: "batch"}, "audio": {0: "batch"}}, info)
     return Exported(_write(out_dir / ENCODER.filename(), enc), _write(out_dir / DECODER.filename(), dec),
                     _write(out_dir / VOCODER.filename(), voc))
 

@@ -15,6 +15,7 @@ from .checkpoint import load_model
 from .chunked import decode_chunked, vocode_chunked
 
 PARITY_TOLERANCE = 1e-4
+F0_TOLERANCE_HZ = 1e-2  # F0 leaves the graph as exp(log-F0): 1e-4 relative at ~100 Hz
 
 
 @dataclass
@@ -22,11 +23,16 @@ class Parity:
     utterances: int
     encoder: float  # max |ONNX - PyTorch| over hidden, log-durations, pitch, energy
     decoder: float  # over every mel frame
+    f0_hz: float  # over every frame's F0, voicing decisions included
     vocoder: float  # over every sample
 
     @property
     def worst(self) -> float:
         return max(self.encoder, self.decoder, self.vocoder)
+
+    @property
+    def ok(self) -> bool:
+        return self.worst <= PARITY_TOLERANCE and self.f0_hz <= F0_TOLERANCE_HZ
 
 
 @torch.no_grad()
@@ -39,7 +45,7 @@ def check_parity(graph_dir: Path, acoustic: Path, vocoder: Path, corpus_dir: Pat
     records = [r for r in read_manifest(Path(corpus_dir)) if r.split == split][:limit]
     if not records:
         raise ValueError(f"{corpus_dir} has no '{split}' utterances")
-    worst = {"encoder": 0.0, "decoder": 0.0, "vocoder": 0.0}
+    worst = {"encoder": 0.0, "decoder": 0.0, "f0_hz": 0.0, "vocoder": 0.0}
     for rec in records:
         feats = load_features(Path(corpus_dir), rec)
         tokens, tones = feats["tokens"].astype(np.int64)[None], feats["tones"].astype(np.int64)[None]
@@ -47,10 +53,11 @@ def check_parity(graph_dir: Path, acoustic: Path, vocoder: Path, corpus_dir: Pat
         theirs = model.encoder(torch.from_numpy(tokens), torch.from_numpy(tones))[:4]
         worst["encoder"] = max(worst["encoder"], *(float(np.abs(a - b.numpy()).max()) for a, b in zip(ours, theirs)))
         frames, position = length_regulate(ours[0][0], feats["durations"].astype(np.int64))
-        mel = voice.decode(frames, position)
-        ref_mel = decode_chunked(model.decoder, torch.from_numpy(frames), torch.from_numpy(position)).numpy()
-        worst["decoder"] = max(worst["decoder"], float(np.abs(mel - ref_mel).max()))
+        mel, f0 = voice.decode(frames, position)
+        ref_mel, ref_f0 = decode_chunked(model.decoder, torch.from_numpy(frames), torch.from_numpy(position))
+        worst["decoder"] = max(worst["decoder"], float(np.abs(mel - ref_mel.numpy()).max()))
+        worst["f0_hz"] = max(worst["f0_hz"], float(np.abs(f0 - ref_f0.numpy()).max()))
         audio = np.concatenate(list(voice.audio_chunks(frames, position)))
-        ref_audio = vocode_chunked(voc, torch.from_numpy(mel)).numpy()
+        ref_audio = vocode_chunked(voc, torch.from_numpy(mel), torch.from_numpy(f0)).numpy()
         worst["vocoder"] = max(worst["vocoder"], float(np.abs(audio - ref_audio).max()))
     return Parity(len(records), **worst)

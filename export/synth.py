@@ -41,12 +41,15 @@ class TorchVoice:
         voc, voc_meta = load_model(vocoder)
         if not isinstance(model, AcousticModel) or not isinstance(voc, Vocoder):
             raise ValueError(f"expected an acoustic model and a vocoder, got {meta['kind']} and {voc_meta['kind']}")
+        if not model.cfg.frame_pitch or not voc.cfg.harmonics:
+            raise ValueError(f"{acoustic} and {vocoder} must be the pitch-carrying pair (acoustic frame_pitch, "
+                             "vocoder harmonics): the vocoder sings the F0 the acoustic model predicts")
         self.model, self.vocoder = model, voc
         self.frontend = frontend or Frontend()
 
     @torch.no_grad()
     def speak(self, text: str, speed: float = 1.0) -> Speech:
         g2p = self.frontend(text)
-        mel, durations = self.model.infer(torch.tensor(g2p.tokens), torch.tensor(g2p.tones), speed=speed)
-        audio = vocode_chunked(self.vocoder, mel)
-        return Speech(audio.numpy(), mel.numpy(), durations.numpy(), g2p)
+        out = self.model.speak(torch.tensor(g2p.tokens), torch.tensor(g2p.tones), speed=speed)
+        audio = vocode_chunked(self.vocoder, out["mel"], out["f0"])
+        return Speech(audio.numpy(), out["mel"].numpy(), out["durations"].numpy(), g2p)

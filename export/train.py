@@ -100,7 +100,7 @@ class VocoderTask(_Task):
         self.model = Vocoder(run.model)  # type: ignore[arg-type]
 
     def training_step(self, batch: dict, _idx: int) -> torch.Tensor:
-        audio = self.model(batch["mel"])
+        audio = self.model(batch["mel"], batch["f0"], batch["phase"])
         losses = vocoder_losses(audio, batch["audio"])
         for name, value in losses.items():
             self.log(f"loss/{name}", value, prog_bar=name == "total", batch_size=audio.shape[0])
@@ -133,7 +133,8 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
           init: Path | None = None, qat_layers: dict[str, float] | None = None) -> Path:
     """Train (or resume) a run into ``out_dir``; returns the safetensors path. With ``distil`` (from
     ``distil.train_student``) the corpus is the teacher's outputs and the normaliser is the teacher's;
-    ``init`` starts from a checkpoint's weights and ``qat_layers`` fake-quantises those layers (QAT)."""
+    ``init`` (else the config's ``train.init`` run beside ``out_dir``) starts from a checkpoint's weights, new
+    layers fresh; ``qat_layers`` fake-quantises those layers (QAT)."""
     corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
     records = [r for r in read_manifest(corpus_dir) if r.split == "train"]
     if not records:
@@ -157,9 +158,19 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         dataset = VocoderDataset(corpus_dir, records, t.segment_frames, seed=t.seed)
         collate = None
         extra = {}
+    if init is None and t.init:
+        init = out_dir.parent / t.init / "model.safetensors"
+        if not init.exists():
+            raise FileNotFoundError(f"{run.name} starts from the {t.init!r} run, but {init} does not exist: "
+                                    f"train {t.init} first (into {init.parent})")
     if init is not None:
         start, _ = load_model(init)
-        task.model.load_state_dict(start.state_dict())
+        missing, unexpected = task.model.load_state_dict(start.state_dict(), strict=False)
+        if unexpected:
+            raise ValueError(f"{init} has weights this model does not ({', '.join(unexpected[:5])}...): "
+                             "it is a different architecture")
+        if missing:  # a later stage adds layers (the vocoder's harmonic branch, the decoder's pitch head)
+            log.warning("starting from %s; new layers start fresh: %s", init, ", ".join(missing))
     if qat_layers:
         prepare(task.model, qat_layers)
         extra["qat_layers"] = qat_layers

@@ -32,8 +32,8 @@ class Rendered:
 def render(voice: Voice, tokens: np.ndarray, tones: np.ndarray, durations: np.ndarray | None = None) -> Rendered:
     """Speak ``tokens`` with ``voice``, expanding with ``durations`` when given (else its own)."""
     frames, position, own = voice.encode_tokens(tokens, tones, durations=durations)
-    mel = voice.decode(frames, position)
-    audio = voice.vocode(mel)
+    mel, f0 = voice.decode(frames, position)
+    audio = voice.vocode(mel, f0)
     return Rendered(mel, audio, yin(audio)[0], own)
 
 

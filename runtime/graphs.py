@@ -11,7 +11,7 @@ from .audio import AUDIO
 from .chunks import CHUNK_FRAMES
 
 DEFAULT_GRAPH_DIR = "build/voice"  # where `cantoedge export` writes and `cantoedge say` reads
-GRAPH_VERSION = 1  # bump when a graph's inputs, outputs or meaning change
+GRAPH_VERSION = 2  # bump when a graph's inputs, outputs or meaning change
 META_PREFIX = "cantoedge."
 
 
@@ -27,10 +27,12 @@ class GraphSpec:
 
 # tokens, tones (1, N) int64 -> hidden (1, N, D), log_durations, pitch, energy (1, N); N is dynamic.
 ENCODER = GraphSpec("encoder", ("tokens", "tones"), ("hidden", "log_durations", "pitch", "energy"))
-# frames (B, CHUNK + 2c, D) and position (B, CHUNK + 2c) -> mel (B, n_mels, CHUNK): the window's kept frames.
-DECODER = GraphSpec("decoder", ("frames", "position"), ("mel",))
-# mel (B, n_mels, CHUNK + 2c) -> audio (B, CHUNK * hop): the window's kept samples.
-VOCODER = GraphSpec("vocoder", ("mel",), ("audio",))
+# frames (B, CHUNK + 2c, D) and position (B, CHUNK + 2c) -> mel (B, n_mels, CHUNK) and f0 (B, CHUNK) in Hz,
+# 0 where unvoiced: the window's kept frames.
+DECODER = GraphSpec("decoder", ("frames", "position"), ("mel", "f0"))
+# mel (B, n_mels, CHUNK + 2c), f0 and phase (B, CHUNK + 2c) -> audio (B, CHUNK * hop): the window's kept
+# samples. phase is the fundamental's phase at each frame centre from the utterance start (runtime/excitation.py).
+VOCODER = GraphSpec("vocoder", ("mel", "f0", "phase"), ("audio",))
 GRAPHS = (ENCODER, DECODER, VOCODER)
 
 

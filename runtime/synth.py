@@ -13,6 +13,7 @@ from .alignment import SyllableTime, syllable_times
 from .audio import AUDIO
 from .backends.ort import OrtGraph
 from .chunks import windows
+from .excitation import VOICING_LEAD, vocoder_pitch
 from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params
 from .inventory import load_inventory
@@ -105,41 +106,56 @@ class Voice:
             p = np.pad(position[w.start: w.stop], (w.pad_left, w.pad_right))
             yield f[None].astype(np.float32), p[None].astype(np.float32), w.keep
 
-    def vocoder_input(self, mel: np.ndarray, w) -> np.ndarray:
-        """One vocoder window of ``mel`` (n_mels, T), silence outside the utterance, batch of one."""
-        m = np.pad(mel[:, w.start: w.stop], ((0, 0), (w.pad_left, w.pad_right)), constant_values=SILENCE_LOG_MEL)
-        return m[None].astype(np.float32)
+    def vocoder_input(self, mel: np.ndarray, f0: np.ndarray, phase: np.ndarray, w) -> dict[str, np.ndarray]:
+        """One vocoder window's feeds, batch of one: ``mel`` (n_mels, T) with silence outside the utterance,
+        and the vocoder's ``f0`` and ``phase`` (T,) (runtime/excitation.py), unvoiced (0) outside it."""
+        pad = (w.pad_left, w.pad_right)
+        m = np.pad(mel[:, w.start: w.stop], ((0, 0), pad), constant_values=SILENCE_LOG_MEL)
+        return {"mel": m[None].astype(np.float32), "f0": np.pad(f0[w.start: w.stop], pad)[None].astype(np.float32),
+                "phase": np.pad(phase[w.start: w.stop], pad)[None].astype(np.float32)}
 
     def vocoder_windows(self, n_frames: int):
         return windows(n_frames, self.vocoder.info.context, self.chunk)
 
-    def vocode_window(self, mel: np.ndarray, w) -> np.ndarray:
-        """The audio window ``w`` of ``mel`` contributes (its kept frames' samples)."""
-        (audio,) = self.vocoder(mel=self.vocoder_input(mel, w))
+    def vocode_window(self, mel: np.ndarray, f0: np.ndarray, phase: np.ndarray, w) -> np.ndarray:
+        """The audio window ``w`` contributes (its kept frames' samples)."""
+        (audio,) = self.vocoder(**self.vocoder_input(mel, f0, phase, w))
         return audio[0, : w.keep * AUDIO.hop_length]
 
-    def vocode(self, mel: np.ndarray) -> np.ndarray:
-        """A whole mel (n_mels, T) to audio, window by window."""
-        return np.concatenate([self.vocode_window(mel, w) for w in self.vocoder_windows(mel.shape[1])])
+    def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[dict[str, np.ndarray]]:
+        """Every vocoder window's feeds for a whole mel (n_mels, T) and the decoder's F0 (T,)."""
+        pitch, phase = vocoder_pitch(f0)
+        return (self.vocoder_input(mel, pitch, phase, w) for w in self.vocoder_windows(mel.shape[1]))
 
-    def decode(self, frames: np.ndarray, position: np.ndarray) -> np.ndarray:
-        """The whole mel (n_mels, T), window by window."""
-        return np.concatenate(list(self.mel_chunks(frames, position)), axis=1)
+    def vocode(self, mel: np.ndarray, f0: np.ndarray) -> np.ndarray:
+        """A whole mel (n_mels, T) and the decoder's F0 (T,) to audio, window by window."""
+        pitch, phase = vocoder_pitch(f0)
+        return np.concatenate([self.vocode_window(mel, pitch, phase, w) for w in self.vocoder_windows(mel.shape[1])])
 
-    def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
-        """Decoded mel, one chunk (n_mels, ≤128) at a time."""
+    def decode(self, frames: np.ndarray, position: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The whole mel (n_mels, T) and F0 (T,), window by window."""
+        mels, f0s = zip(*self.mel_chunks(frames, position))
+        return np.concatenate(mels, axis=1), np.concatenate(f0s)
+
+    def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Decoded mel (n_mels, ≤128) and F0 (≤128,), one chunk at a time."""
         for f, p, keep in self.decoder_inputs(frames, position):
-            (mel,) = self.decoder(frames=f, position=p)
-            yield mel[0, :, :keep]
+            mel, f0 = self.decoder(frames=f, position=p)
+            yield mel[0, :, :keep], f0[0, :keep]
 
     def audio_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
-        """Audio as soon as each vocoder window has all the mel it needs (streaming)."""
+        """Audio as soon as each vocoder window has all the mel it needs (streaming). A window also waits for
+        the VOICING_LEAD frames after it; the vocoder's pitch over the prefix decoded so far is then the whole
+        utterance's over that window, so windows join seamlessly."""
         decoded = self.mel_chunks(frames, position)
+        total = frames.shape[0]
         mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
-        for w in self.vocoder_windows(frames.shape[0]):
-            while mel.shape[1] < w.stop:
-                mel = np.concatenate([mel, next(decoded)], axis=1)
-            yield self.vocode_window(mel, w)
+        f0 = np.zeros(0, dtype=np.float32)
+        for w in self.vocoder_windows(total):
+            while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
+                m, f = next(decoded)
+                mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
+            yield self.vocode_window(mel, *vocoder_pitch(f0), w)
 
     def speak(self, text: str, speed: float = 1.0) -> Utterance:
         g2p = self.frontend(text)

@@ -33,11 +33,12 @@ def run(args: argparse.Namespace) -> int:
     for path in (out.encoder, out.decoder, out.vocoder):
         print(f"{path}: {path.stat().st_size / 1e6:.2f} MB")
     if args.parity:
-        from cantoedge.export.parity import PARITY_TOLERANCE, check_parity
+        from cantoedge.export.parity import F0_TOLERANCE_HZ, PARITY_TOLERANCE, check_parity
 
         parity = check_parity(Path(args.out), acoustic, vocoder, Path(args.corpus), limit=args.parity)
         print(f"parity with PyTorch on {parity.utterances} test utterances, max |diff|: encoder {parity.encoder:.2e}, "
-              f"decoder {parity.decoder:.2e}, vocoder {parity.vocoder:.2e}")
-        if parity.worst > PARITY_TOLERANCE:
-            raise RuntimeError(f"the graphs differ from PyTorch by {parity.worst:.2e} > {PARITY_TOLERANCE}")
+              f"decoder {parity.decoder:.2e} (F0 {parity.f0_hz:.2e} Hz), vocoder {parity.vocoder:.2e}")
+        if not parity.ok:
+            raise RuntimeError(f"the graphs differ from PyTorch by {parity.worst:.2e} (tolerance {PARITY_TOLERANCE}), "
+                               f"F0 by {parity.f0_hz:.2e} Hz (tolerance {F0_TOLERANCE_HZ})")
     return 0

@@ -15,6 +15,7 @@ dec_dim = 32
 dec_layers = 2
 dec_hidden = 64
 predictor_hidden = 32
+frame_pitch = true
 [train]
 seed = 7
 batch_size = 4
@@ -33,6 +34,7 @@ kind = "vocoder"
 dim = 16
 hidden = 32
 layers = 2
+harmonics = true
 [train]
 seed = 7
 batch_size = 2

@@ -1,6 +1,7 @@
 """FastSpeech2-style acoustic model split at the length regulator into the two graphs the device runs:
 ``Encoder`` (tokens and tones -> hidden, log-durations, pitch, energy per token) and ``Decoder``
-(expanded hidden frames and each frame's position inside its token -> 80-bin log-mel)."""
+(expanded hidden frames and each frame's position inside its token -> 80-bin log-mel and, with
+``frame_pitch``, each frame's log-F0 and voicing: the contour the vocoder's harmonic branch sings)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .blocks import ConvNeXtBlock, FFTBlock, VariancePredictor, sinusoidal_table
-from .settings import from_table
+from .settings import PITCH_CENTRE, PITCH_SCALE, from_table
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class AcousticConfig:
     dropout: float = 0.1
     n_mels: int = 80
     max_tokens: int = 1024
+    frame_pitch: bool = False  # the decoder also predicts per-frame log-F0 and voicing (the device contract)
 
     def __post_init__(self) -> None:
         if self.dim % 2 or self.dim % self.heads:
@@ -96,19 +98,36 @@ class Decoder(nn.Module):
         self.norm = nn.LayerNorm(cfg.dec_dim)
         self.out = nn.Linear(cfg.dec_dim, cfg.n_mels)
         self.context = cfg.dec_layers * (cfg.dec_kernel // 2)
+        if cfg.frame_pitch:  # created last, so a model without it draws the same initial weights as before
+            self.pitch_out = nn.Linear(cfg.dec_dim, 2)
+            with torch.no_grad():
+                self.pitch_out.weight.mul_(0.1)
+                self.pitch_out.bias.copy_(torch.tensor([0.0, 1.0]))
 
-    def forward_padded(self, frames: torch.Tensor, position: torch.Tensor) -> torch.Tensor:
-        """frames (B, T, D), position (B, T) -> mel (B, n_mels, T), with plain zero padding at the edges."""
+    def forward_padded(self, frames: torch.Tensor, position: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """frames (B, T, D), position (B, T) -> mel (B, n_mels, T) and, with frame_pitch, pitch (B, 2, T):
+        log-F0 in Hz and the voicing logit per frame; plain zero padding at the edges."""
         x = self.in_proj(torch.cat([frames, position.unsqueeze(-1)], dim=-1).transpose(1, 2))
         for block in self.blocks:
             x = block(x)
-        return self.out(self.norm(x.transpose(1, 2))).transpose(1, 2)
+        h = self.norm(x.transpose(1, 2))
+        mel = self.out(h).transpose(1, 2)
+        if not hasattr(self, "pitch_out"):
+            return mel, None
+        raw = self.pitch_out(h).transpose(1, 2)
+        return mel, torch.cat([raw[:, :1] * PITCH_SCALE + PITCH_CENTRE, raw[:, 1:]], dim=1)
 
-    def forward(self, frames: torch.Tensor, position: torch.Tensor) -> torch.Tensor:
+    def forward(self, frames: torch.Tensor, position: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
         """Whole sequences: ``context`` zero frames either side, as every chunk at an edge sees them."""
         c = self.context
-        mel = self.forward_padded(F.pad(frames, (0, 0, c, c)), F.pad(position, (c, c)))
-        return mel[:, :, c: mel.shape[-1] - c]
+        mel, pitch = self.forward_padded(F.pad(frames, (0, 0, c, c)), F.pad(position, (c, c)))
+        keep = slice(c, mel.shape[-1] - c)
+        return mel[:, :, keep], None if pitch is None else pitch[:, :, keep]
+
+
+def frame_f0(pitch: torch.Tensor) -> torch.Tensor:
+    """Decoder pitch (..., 2, T) -> F0 in Hz per frame, 0 where the voicing logit says unvoiced."""
+    return torch.exp(pitch[..., 0, :]) * (pitch[..., 1, :] > 0).to(pitch.dtype)
 
 
 def length_regulate(hidden: torch.Tensor, durations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -143,26 +162,24 @@ class AcousticModel(nn.Module):
         """Teacher-forced training pass: ground-truth durations expand the hidden states."""
         hidden, log_dur, pitch, energy, feats = self.encoder(tokens, tones, pad_mask, pitch_target, energy_target)
         frames, position, n_frames = length_regulate(hidden, durations)
-        mel = self.decoder(frames, position)
+        mel, frame_pitch = self.decoder(frames, position)
         return {"mel": mel, "log_dur": log_dur, "pitch": pitch, "energy": energy, "features": feats,
-                "n_frames": n_frames}
+                "n_frames": n_frames, "frame_pitch": frame_pitch}
 
     @torch.no_grad()
     def speak(self, tokens: torch.Tensor, tones: torch.Tensor, durations: torch.Tensor | None = None,
               speed: float = 1.0) -> dict[str, torch.Tensor]:
         """One utterance (unbatched tokens): its own durations unless given. -> mel (n_mels, T), durations,
-        pitch, energy (N,) and encoder features (N, dim)."""
+        pitch, energy (N,), encoder features (N, dim) and, with frame_pitch, frame_pitch (2, T) and f0 (T,)."""
         hidden, log_dur, pitch, energy, feats = self.encoder(tokens[None], tones[None])
         if durations is None:
             durations = predicted_durations(log_dur[0], speed)
         frames, position, _ = length_regulate(hidden, durations.long()[None])
-        return {"mel": self.decoder(frames, position)[0], "durations": durations, "pitch": pitch[0],
-                "energy": energy[0], "features": feats[0]}
-
-    def infer(self, tokens: torch.Tensor, tones: torch.Tensor, speed: float = 1.0):
-        """One utterance, predicted durations: -> mel (n_mels, T), durations (N,)."""
-        out = self.speak(tokens, tones, speed=speed)
-        return out["mel"], out["durations"]
+        mel, frame_pitch = self.decoder(frames, position)
+        out = {"mel": mel[0], "durations": durations, "pitch": pitch[0], "energy": energy[0], "features": feats[0]}
+        if frame_pitch is not None:
+            out["frame_pitch"], out["f0"] = frame_pitch[0], frame_f0(frame_pitch[0])
+        return out
 
 
 def predicted_durations(log_dur: torch.Tensor, speed: float = 1.0) -> torch.Tensor:

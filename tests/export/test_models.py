@@ -5,14 +5,23 @@ import pytest
 import torch
 
 from cantoedge.export.chunked import decode_chunked, vocode_chunked
-from cantoedge.export.models.acoustic import AcousticConfig, AcousticModel, count_parameters, length_regulate
-from cantoedge.export.models.vocoder import Vocoder, VocoderConfig
+from cantoedge.export.models.acoustic import (
+    AcousticConfig,
+    AcousticModel,
+    count_parameters,
+    frame_f0,
+    length_regulate,
+)
+from cantoedge.export.models.vocoder import Vocoder, VocoderConfig, harmonic_spectrum
+from cantoedge.regression.pitch import yin
 from cantoedge.runtime.audio import stft_magnitude
 from cantoedge.runtime.chunks import windows
+from cantoedge.runtime.excitation import excitation_phase, vocoder_pitch
 
 TINY = AcousticConfig(dim=32, heads=2, enc_layers=2, ff_hidden=64, dec_dim=32, dec_layers=3, dec_hidden=64,
-                      predictor_hidden=32, dropout=0.0)
-TINY_VOC = VocoderConfig(dim=32, hidden=64, layers=3)
+                      predictor_hidden=32, dropout=0.0, frame_pitch=True)
+TINY_VOC = VocoderConfig(dim=32, hidden=64, layers=3, harmonics=True)
+SR, N_FFT, HOP = 22050, 1024, 256
 
 
 def test_length_regulator_expands_and_marks_position():
@@ -35,8 +44,24 @@ def test_acoustic_model_shapes_and_padding_independence():
         alone = model(tokens[1:, :4], tones[1:, :4], pad[1:, :4], durations[1:, :4])
     assert out["mel"].shape == (2, 80, 17) and out["log_dur"].shape == (2, 6)
     np.testing.assert_allclose(out["mel"][1, :, :11], alone["mel"][0], atol=1e-5)  # padding does not leak
-    mel, dur = model.infer(tokens[0], tones[0])
-    assert mel.shape == (80, int(dur.sum()))
+    assert out["frame_pitch"].shape == (2, 2, 17)
+    said = model.speak(tokens[0], tones[0])
+    assert said["mel"].shape == (80, int(said["durations"].sum())) and said["f0"].shape == (said["mel"].shape[1],)
+    assert ((said["f0"] == 0) | (said["f0"] > 20)).all()  # Hz where voiced, 0 where not
+
+
+def test_stage_one_models_draw_the_same_weights_without_their_pitch_layers():
+    """A stage-2 config adds layers last, so stage 1 (without them) trains exactly as it did before."""
+    from dataclasses import replace
+
+    for make, cfg, flag in ((AcousticModel, TINY, "frame_pitch"), (Vocoder, TINY_VOC, "harmonics")):
+        torch.manual_seed(3)
+        with_layers = make(cfg).state_dict()
+        torch.manual_seed(3)
+        without = make(replace(cfg, **{flag: False})).state_dict()
+        assert set(without) < set(with_layers)
+        for key, value in without.items():
+            torch.testing.assert_close(with_layers[key], value, rtol=0, atol=0, msg=key)
 
 
 def test_student_is_at_most_an_eighth_of_the_teacher():
@@ -61,9 +86,11 @@ def test_chunked_decoding_equals_whole(n_frames):
     torch.manual_seed(1)
     model = AcousticModel(TINY).eval()
     frames, position = torch.randn(n_frames, 32), torch.rand(n_frames)
-    whole = model.decoder(frames[None], position[None])[0]
-    chunked = decode_chunked(model.decoder, frames, position)
-    np.testing.assert_allclose(chunked.numpy(), whole.detach().numpy(), atol=1e-4)
+    with torch.no_grad():
+        whole, pitch = model.decoder(frames[None], position[None])
+    mel, f0 = decode_chunked(model.decoder, frames, position)
+    np.testing.assert_allclose(mel.numpy(), whole[0].numpy(), atol=1e-4)
+    np.testing.assert_allclose(f0.numpy(), frame_f0(pitch[0]).numpy(), rtol=1e-5)
 
 
 @pytest.mark.parametrize("n_frames", [50, 300])
@@ -73,9 +100,11 @@ def test_chunked_vocoding_is_seamless(n_frames):
     for p in voc.parameters():
         p.data += 0.05 * torch.randn_like(p)  # untrained but not trivial
     mel = torch.randn(80, n_frames) - 4
+    f0 = torch.where(torch.rand(n_frames) < 0.7, 80 + 40 * torch.rand(n_frames), torch.zeros(n_frames))
+    pitch, phase = (torch.from_numpy(x) for x in vocoder_pitch(f0.numpy()))
     with torch.no_grad():
-        whole = voc(mel[None])[0]
-    chunked = vocode_chunked(voc, mel)
+        whole = voc(mel[None], pitch[None], phase[None])[0]
+    chunked = vocode_chunked(voc, mel, f0)
     assert chunked.shape == whole.shape == (n_frames * 256,)
     np.testing.assert_allclose(chunked.numpy(), whole.numpy(), atol=1e-4 * float(whole.abs().max()) + 1e-6)
 
@@ -91,3 +120,42 @@ def test_vocoder_istft_inverts_the_analysis():
     n = min(audio.numel(), x.numel())
     np.testing.assert_allclose(audio[1024: n - 1024].numpy(), x[1024: n - 1024].numpy(), atol=1e-4)
     assert stft_magnitude(x.numpy()).shape[1] == t
+
+
+def _harmonic_series(f0_hz: float, n_frames: int) -> np.ndarray:
+    phase = 2 * np.pi * f0_hz * np.arange(n_frames * HOP) / SR
+    return sum(np.cos(k * phase) for k in range(1, int(SR / 2 / f0_hz) + 1))
+
+
+@pytest.mark.parametrize("f0_hz", [57.0, 100.0, 230.0])
+def test_harmonic_spectrum_is_the_stft_of_a_harmonic_series(f0_hz):
+    """The closed form the vocoder's harmonic branch writes down equals torch.stft of sum_k cos(k·phase)."""
+    n = 60
+    x = _harmonic_series(f0_hz, n)
+    ref = torch.stft(torch.tensor(x), N_FFT, HOP, N_FFT, torch.hann_window(N_FFT, dtype=torch.float64), center=True,
+                     pad_mode="constant", return_complex=True).T[:n].numpy()
+    f0 = np.full(n, f0_hz)
+    real, imag = harmonic_spectrum(torch.tensor(f0, dtype=torch.float32)[None],
+                                   torch.from_numpy(excitation_phase(f0))[None], N_FFT, SR)
+    ours = (real + 1j * imag)[0].numpy()
+    inner = slice(5, n - 5)  # the edges of the reference see zero padding
+    assert np.abs(ours[inner] - ref[inner]).mean() < 0.02 * np.abs(ref[inner]).mean()
+    silent, _ = harmonic_spectrum(torch.zeros(1, 4), torch.zeros(1, 4), N_FFT, SR)
+    assert float(silent.abs().max()) == 0.0  # unvoiced frames carry no harmonics
+
+
+def test_the_harmonic_branch_alone_sings_the_f0_it_is_given():
+    """With every bin harmonic, a steady F0 comes back out of the vocoder as that pitch (YIN)."""
+    voc = Vocoder(TINY_VOC).eval()
+    with torch.no_grad():
+        voc.head.weight.zero_()
+        voc.head.bias.fill_(-2.0)
+        voc.harmonic_head.weight.zero_()
+        voc.harmonic_head.bias.fill_(20.0)
+    n = 80
+    f0 = torch.full((n,), 120.0)
+    with torch.no_grad():
+        audio = voc(torch.full((1, 80, n), -4.0), f0[None], torch.from_numpy(excitation_phase(f0.numpy()))[None])[0]
+    track, voiced = yin(audio.numpy())
+    assert voiced.mean() > 0.8
+    assert np.median(track[voiced]) == pytest.approx(120.0, rel=0.02)

@@ -13,6 +13,7 @@ import torch
 from trainkit import _cmd, _train
 
 from cantoedge.export.checkpoint import load_model
+from cantoedge.runtime.excitation import excitation_phase
 
 
 def _weights(path: Path) -> dict[str, torch.Tensor]:
@@ -49,8 +50,9 @@ def test_teacher_checkpoint_is_safetensors_with_config(teacher_run):
     assert json.loads((path.parent / "run.json").read_text())["train_seconds"] > 0
     assert set(meta["normaliser"]) == {"pitch_mean", "pitch_std", "energy_mean", "energy_std"}
     tokens = torch.tensor([1, 20, 35, 22, 52, 3])
-    mel, durations = model.infer(tokens, torch.tensor([0, 3, 3, 4, 4, 0]))
-    assert mel.shape == (80, int(durations.sum())) and torch.isfinite(mel).all()
+    out = model.speak(tokens, torch.tensor([0, 3, 3, 4, 4, 0]))
+    assert out["mel"].shape == (80, int(out["durations"].sum())) and torch.isfinite(out["mel"]).all()
+    assert out["f0"].shape == (out["mel"].shape[1],)
 
 
 def test_student_distils_from_the_teacher(student_run):
@@ -61,12 +63,14 @@ def test_student_distils_from_the_teacher(student_run):
     assert len(targets) == 16
     with np.load(targets[0], allow_pickle=False) as t:
         assert t["mel"].shape[1] == t["durations"].sum() and t["features"].shape == (t["tokens"].size, 32)
+        assert t["frame_f0"].shape == t["frame_voiced"].shape == (t["mel"].shape[1],)  # the teacher's contour
 
 
 def test_vocoder_trains_and_loads(tiny_vocoder):
     model, meta = load_model(tiny_vocoder)
     assert meta["kind"] == "vocoder"
-    audio = model(torch.full((1, 80, 20), -5.0))
+    f0 = torch.full((1, 20), 100.0)
+    audio = model(torch.full((1, 80, 20), -5.0), f0, torch.from_numpy(excitation_phase(f0[0].numpy()))[None])
     assert audio.shape == (1, 20 * 256) and torch.isfinite(audio).all()
 
 

