@@ -17,12 +17,15 @@ import numpy as np
 
 N_POINTS = 5
 N_FEATURES = N_POINTS + 6
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: robust speaker statistics (median, IQR)
 
 
 @dataclass(frozen=True)
 class SpeakerStats:
-    """Mean and spread of a speaker's voiced pitch in semitones (re 1 Hz)."""
+    """Centre and spread of a speaker's voiced pitch in semitones (re 1 Hz): the median and the
+    interquartile range scaled to a normal's standard deviation. Robust on purpose: 1 % of octave errors
+    in the reference audio's YIN tracks doubled the plain standard deviation (4.1 against 2.2 semitones),
+    so audio tracked more cleanly than the reference was normalised on another scale and misheard."""
 
     mean: float
     std: float
@@ -32,8 +35,8 @@ class SpeakerStats:
         voiced = np.concatenate([np.asarray(f, np.float64)[np.asarray(f) > 0] for f in f0_tracks] or [[]])
         if voiced.size < 2:
             raise ValueError("not enough voiced frames to estimate the speaker's pitch range")
-        st = 12.0 * np.log2(voiced)
-        return cls(float(st.mean()), float(max(st.std(), 1e-3)))
+        q1, median, q3 = np.percentile(12.0 * np.log2(voiced), [25, 50, 75])
+        return cls(float(median), float(max((q3 - q1) / 1.349, 1e-3)))
 
 
 def contour_features(f0: np.ndarray, spans: Sequence[tuple[int, int]], stats: SpeakerStats) -> np.ndarray:
