@@ -29,7 +29,7 @@ def graph_inputs(voice: Voice, utterances: Iterable[Utterance]) -> dict[str, lis
         feeds["encoder"].append({"tokens": u.tokens.astype(np.int64)[None], "tones": u.tones.astype(np.int64)[None]})
         frames, position, _ = voice.encode_tokens(u.tokens, u.tones)
         feeds["decoder"].extend({"frames": f, "position": p} for f, p, _ in voice.decoder_inputs(frames, position))
-        feeds["vocoder"].extend(voice.vocoder_feeds(*voice.decode(frames, position)))
+        feeds["vocoder"].extend(f for f, _ in voice.vocoder_feeds(*voice.decode(frames, position)))
     return feeds
 
 

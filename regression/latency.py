@@ -31,7 +31,7 @@ def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray) -> dict[s
     """One real input per graph from one utterance: its tokens, its first decoder and vocoder windows."""
     frames, position, _ = voice.encode_tokens(tokens, tones)
     f, p, _ = next(voice.decoder_inputs(frames, position))
-    vocoder = next(voice.vocoder_feeds(*voice.decode(frames, position)))
+    vocoder, _ = next(voice.vocoder_feeds(*voice.decode(frames, position)))
     return {"encoder": {"tokens": tokens.astype(np.int64)[None], "tones": tones.astype(np.int64)[None]},
             "decoder": {"frames": f, "position": p}, "vocoder": vocoder}
 

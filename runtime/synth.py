@@ -12,7 +12,7 @@ import numpy as np
 from .alignment import SyllableTime, syllable_times
 from .audio import AUDIO
 from .backends.ort import OrtGraph
-from .chunks import windows
+from .chunks import Window, windows
 from .excitation import VOICING_LEAD, vocoder_pitch
 from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params
@@ -117,20 +117,19 @@ class Voice:
     def vocoder_windows(self, n_frames: int):
         return windows(n_frames, self.vocoder.info.context, self.chunk)
 
-    def vocode_window(self, mel: np.ndarray, f0: np.ndarray, phase: np.ndarray, w) -> np.ndarray:
-        """The audio window ``w`` contributes (its kept frames' samples)."""
-        (audio,) = self.vocoder(**self.vocoder_input(mel, f0, phase, w))
+    def vocode_window(self, feeds: dict[str, np.ndarray], w) -> np.ndarray:
+        """The audio window ``w`` contributes (its kept frames' samples), from its ``vocoder_input`` feeds."""
+        (audio,) = self.vocoder(**feeds)
         return audio[0, : w.keep * AUDIO.hop_length]
 
-    def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[dict[str, np.ndarray]]:
-        """Every vocoder window's feeds for a whole mel (n_mels, T) and the decoder's F0 (T,)."""
+    def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[tuple[dict[str, np.ndarray], Window]]:
+        """Every vocoder window of a whole mel (n_mels, T) and the decoder's F0 (T,): its feeds and itself."""
         pitch, phase = vocoder_pitch(f0)
-        return (self.vocoder_input(mel, pitch, phase, w) for w in self.vocoder_windows(mel.shape[1]))
+        return ((self.vocoder_input(mel, pitch, phase, w), w) for w in self.vocoder_windows(mel.shape[1]))
 
     def vocode(self, mel: np.ndarray, f0: np.ndarray) -> np.ndarray:
         """A whole mel (n_mels, T) and the decoder's F0 (T,) to audio, window by window."""
-        pitch, phase = vocoder_pitch(f0)
-        return np.concatenate([self.vocode_window(mel, pitch, phase, w) for w in self.vocoder_windows(mel.shape[1])])
+        return np.concatenate([self.vocode_window(feeds, w) for feeds, w in self.vocoder_feeds(mel, f0)])
 
     def decode(self, frames: np.ndarray, position: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The whole mel (n_mels, T) and F0 (T,), window by window."""
@@ -155,7 +154,7 @@ class Voice:
             while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
                 m, f = next(decoded)
                 mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
-            yield self.vocode_window(mel, *vocoder_pitch(f0), w)
+            yield self.vocode_window(self.vocoder_input(mel, *vocoder_pitch(f0), w), w)
 
     def speak(self, text: str, speed: float = 1.0) -> Utterance:
         g2p = self.frontend(text)

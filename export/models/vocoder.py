@@ -125,6 +125,7 @@ class Vocoder(nn.Module):
                  ) -> tuple[torch.Tensor, torch.Tensor]:
         """mel (B, n_mels, T) [, f0 and phase (B, T)] -> real and imaginary STFT parts (B, T, bins)."""
         x = self.embed(mel)
+        voiced = None
         if self.cfg.harmonics:
             if f0 is None or phase is None:
                 raise ValueError("this vocoder has a harmonic branch: give it f0 and phase with the mel")
@@ -140,8 +141,8 @@ class Vocoder(nn.Module):
         magnitude = torch.exp(torch.clamp(out[..., :bins], max=6.0))
         phase_n = out[..., bins:]
         real, imag = torch.cos(phase_n), torch.sin(phase_n)
-        if self.cfg.harmonics:  # the source: a harmonic share of each bin, the rest noise
-            share = torch.sigmoid(self.harmonic_head(h)) * (f0 > 0).to(mel.dtype).unsqueeze(-1)
+        if voiced is not None:  # the source: a harmonic share of each bin, the rest noise
+            share = torch.sigmoid(self.harmonic_head(h)) * voiced.unsqueeze(-1)
             h_real, h_imag = harmonic_spectrum(f0, phase, self.cfg.n_fft, self.sample_rate)
             peak = self.cfg.n_fft / 4  # a harmonic's own bin: the window kernel's peak, 1/2, times n_fft/2
             real = share * h_real / peak + (1 - share) * real
