@@ -8,6 +8,8 @@ from pathlib import Path
 
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
 
+from .validate import existing_dir, existing_file, int_in, output_dir
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("calibrate", help="INT8 calibration: ranges file, Q/DQ graphs, TensorRT caches (build side)",
@@ -17,24 +19,28 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "ONE ranges file, OUT/ranges.json. From it: OUT/<graph>.int8.onnx (symmetric "
                                    "int8 Q/DQ, zero-point 0, per-channel weights) and OUT/<graph>.calib.cache "
                                    "(TensorRT's cache format).")
-    p.add_argument("--onnx", default=DEFAULT_GRAPH_DIR, help=f"FP32 graph directory (default {DEFAULT_GRAPH_DIR})")
-    p.add_argument("--out", help="output directory (default: the --onnx directory)")
-    p.add_argument("--corpus", default="data/corpus", help="corpus with calib_set.json (default data/corpus)")
+    p.add_argument("--onnx", default=DEFAULT_GRAPH_DIR, type=existing_dir,
+                   help=f"FP32 graph directory (default {DEFAULT_GRAPH_DIR})")
+    p.add_argument("--out", type=output_dir, help="output directory (default: the --onnx directory)")
+    p.add_argument("--corpus", default="data/corpus", type=existing_dir,
+                   help="corpus with calib_set.json (default data/corpus)")
     p.add_argument("--method", choices=["entropy", "percentile", "max"], default="entropy",
                    help="thresholds the INT8 graphs and caches use (all three are kept in the ranges file)")
-    p.add_argument("--limit", type=int, help="first N calibration utterances only")
-    p.add_argument("--sensitivity", type=int, default=0, metavar="N",
+    p.add_argument("--limit", type=int_in(1), help="first N calibration utterances only (>= 1; together they must "
+                                                   "say all six tones)")
+    p.add_argument("--sensitivity", type=int_in(0), default=0, metavar="N",
                    help="quantise one layer at a time on N validation utterances, write OUT/sensitivity.md, and "
                         "keep the most tone-harmful layers float until INT8 meets the targets (tone-band <= 0.3 "
                         "dB, F0 <= 10 cents, tone accuracy drop <= 0.5 points); 0 skips it (default)")
-    p.add_argument("--fallback", metavar="JSON",
+    p.add_argument("--fallback", metavar="JSON", type=existing_file,
                    help="layers to keep float, {graph: [layer, ...]}, e.g. the OUT/fallback.json a --sensitivity "
                         "run wrote (the bundled voice's is export/voice/fallback.json)")
-    p.add_argument("--report", type=int, default=0, metavar="N",
+    p.add_argument("--report", type=int_in(0), default=0, metavar="N",
                    help="then write OUT/int8_report.{json,md}: FP32 vs PTQ max/percentile/entropy/entropy+fallback "
                         "(and QAT with --qat) on N test utterances, sizes, onnxruntime latency")
     p.add_argument("--report-only", action="store_true", help="skip calibrating: report on the existing OUT")
-    p.add_argument("--qat", metavar="DIR", help="the `cantoedge train qat` run to include in the report")
+    p.add_argument("--qat", metavar="DIR", type=existing_dir,
+                   help="the `cantoedge train qat` run to include in the report")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=run)
 

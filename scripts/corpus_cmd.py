@@ -8,6 +8,10 @@ import json
 import sys
 from pathlib import Path
 
+from cantoedge.runtime.manifest import SPLITS
+
+from .validate import existing_dir, int_in, output_dir, output_file
+
 DEFAULT_CORPUS = "data/corpus"
 
 
@@ -20,9 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                       description="Render the clean 5-40 character HKCanCor utterances from their own Jyutping "
                                   "with libespeak-ng (voice yue-Latn-jyutping). Resumable: utterances already "
                                   "rendered in --out are skipped. Needs the apt package espeak-ng.")
-    b.add_argument("--out", default=DEFAULT_CORPUS, help=f"corpus directory (default {DEFAULT_CORPUS})")
-    b.add_argument("--limit", type=int, help="render only the first N clean utterances")
-    b.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
+    b.add_argument("--out", default=DEFAULT_CORPUS, type=output_dir,
+                   help=f"corpus directory (default {DEFAULT_CORPUS})")
+    b.add_argument("--limit", type=int_in(1), help="render only the first N clean utterances (>= 1); utterances "
+                                                   "rendered earlier stay in the manifest")
+    b.add_argument("--workers", type=int_in(1, 64), default=2, help="parallel processes, 1..64 (default 2)")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(run=_build)
 
@@ -30,33 +36,35 @@ def register(sub: argparse._SubParsersAction) -> None:
                       description="Import DIR/metadata.csv (id|text[|normalised]) and DIR/wavs/<id>.wav with "
                                   "durations from TextGrids/<id>.TextGrid (Montreal Forced Aligner, phones tier in "
                                   "cantoedge phones: align with the dictionary from 'corpus mfa-dict').")
-    i.add_argument("src", help="the LJSpeech-style directory")
-    i.add_argument("--textgrids", required=True, help="directory of <id>.TextGrid files")
-    i.add_argument("--out", required=True, help="corpus directory to write")
+    i.add_argument("src", type=existing_dir, help="the LJSpeech-style directory")
+    i.add_argument("--textgrids", required=True, type=existing_dir, help="directory of <id>.TextGrid files")
+    i.add_argument("--out", required=True, type=output_dir, help="corpus directory to write")
     i.add_argument("--speaker", default="user", help="speaker name for the manifest")
     i.add_argument("--tier", default="phones", help="TextGrid tier with the phones (default phones)")
     i.set_defaults(run=_import)
 
     d = cs.add_parser("mfa-dict", help="write a Montreal-Forced-Aligner dictionary in cantoedge phones")
-    d.add_argument("--out", required=True, help="dictionary file to write")
+    d.add_argument("--out", required=True, type=output_file, help="dictionary file to write")
     d.set_defaults(run=_mfa_dict)
 
     c = cs.add_parser("calib-set", help="pick a tone-balanced calibration subset",
                       description="Greedily pick utterances that cover every tone and every tone pair across "
                                   "syllable boundaries as evenly as possible; writes the ids and a coverage table.")
-    c.add_argument("--corpus", default=DEFAULT_CORPUS, help=f"corpus directory (default {DEFAULT_CORPUS})")
-    c.add_argument("--size", type=int, default=128, help="number of utterances (default 128)")
-    c.add_argument("--split", default="train", help="choose from this split (default train)")
-    c.add_argument("--out", help="JSON file to write (default CORPUS/calib_set.json; table beside it as .md)")
+    c.add_argument("--corpus", default=DEFAULT_CORPUS, type=existing_dir,
+                   help=f"corpus directory (default {DEFAULT_CORPUS})")
+    c.add_argument("--size", type=int_in(1), default=128, help="number of utterances, >= 1 (default 128)")
+    c.add_argument("--split", default="train", choices=SPLITS, help="choose from this split (default train)")
+    c.add_argument("--out", type=output_file,
+                   help="JSON file to write (default CORPUS/calib_set.json; table beside it as .md)")
     c.set_defaults(run=_calib_set)
 
     lx = cs.add_parser("lexicon", help="regenerate the bundled lexicon from HKCanCor's training split")
-    lx.add_argument("--out", help="file to write (default: the package's runtime/data/lexicon.tsv)")
+    lx.add_argument("--out", type=output_file, help="file to write (default: the package's runtime/data/lexicon.tsv)")
     lx.set_defaults(run=_lexicon)
 
     e = cs.add_parser("g2p-eval", help="syllable agreement with HKCanCor's hand Jyutping on held-out text",
                       description="Compare pycantonese, plain ToJyutping and cantoedge's frontend (ToJyutping + "
-                                  "the bundled lexicon) on the held-out 10%% of HKCanCor (val+test splits).")
+                                  "the bundled lexicon) on the held-out 10% of HKCanCor (val+test splits).")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
     e.set_defaults(run=_g2p_eval)
 

@@ -6,6 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
+from cantoedge.runtime.manifest import SPLITS
+
+from .validate import existing_dir, existing_file, int_in, output_file
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("evaluate", help="score acoustic models and the vocoder on held-out audio (build side)",
@@ -14,11 +18,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "durations) and tone accuracy (free-running); medians and p95.")
     p.add_argument("--model", action="append", required=True, metavar="NAME=PATH",
                    help="an acoustic model to score, e.g. teacher=runs/teacher/model.safetensors (repeatable)")
-    p.add_argument("--vocoder", required=True, help="vocoder .safetensors")
-    p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
-    p.add_argument("--split", default="test", help="split (default test)")
-    p.add_argument("--limit", type=int, help="first N utterances only")
-    p.add_argument("--json", help="also write the full report here")
+    p.add_argument("--vocoder", required=True, type=existing_file, help="vocoder .safetensors")
+    p.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
+    p.add_argument("--split", default="test", choices=SPLITS, help="split (default test)")
+    p.add_argument("--limit", type=int_in(1), help="first N utterances only (>= 1)")
+    p.add_argument("--json", type=output_file, help="also write the full report here")
     p.set_defaults(run=run)
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR as DEFAULT_GRAPHS
 
+from .validate import existing_file, int_in, output_dir
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="export encoder, decoder and vocoder to ONNX (build side)",
@@ -14,10 +16,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "OUT/vocoder.onnx (one 128-frame window plus context, dynamic batch), each "
                                    "simplified, fully checked and stamped with its provenance. Defaults to the "
                                    "bundled voice (export/voice/). Exporting again gives byte-identical files.")
-    p.add_argument("--out", default=DEFAULT_GRAPHS, help=f"graph directory (default {DEFAULT_GRAPHS})")
-    p.add_argument("--acoustic", help="acoustic model .safetensors (default: the bundled student)")
-    p.add_argument("--vocoder", help="vocoder .safetensors (default: the bundled vocoder)")
-    p.add_argument("--parity", type=int, default=0, metavar="N",
+    p.add_argument("--out", default=DEFAULT_GRAPHS, type=output_dir, help=f"graph directory (default {DEFAULT_GRAPHS})")
+    p.add_argument("--acoustic", type=existing_file, help="acoustic model .safetensors (default: the bundled student)")
+    p.add_argument("--vocoder", type=existing_file, help="vocoder .safetensors (default: the bundled vocoder)")
+    p.add_argument("--parity", type=int_in(0), default=0, metavar="N",
                    help="then compare the graphs with PyTorch on N held-out utterances (needs --corpus)")
     p.add_argument("--corpus", default="data/corpus", help="corpus for --parity (default data/corpus)")
     p.set_defaults(run=run)

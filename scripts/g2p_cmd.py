@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from .validate import existing_file
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -19,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (one object a line)")
     p.add_argument("--strict", action="store_true", help="fail on characters without a reading instead of "
                                                          "skipping them with a warning")
-    p.add_argument("--lexicon", help="a word<TAB>jyutping file to use instead of the bundled lexicon")
+    p.add_argument("--lexicon", type=existing_file,
+                   help="a word<TAB>jyutping file to use instead of the bundled lexicon")
     p.set_defaults(run=run)
 
 
@@ -27,9 +30,15 @@ def _lines(args: argparse.Namespace) -> list[str]:
     if args.file and args.text:
         raise ValueError("give TEXT or --file, not both")
     if args.file:
-        fh = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-        with fh:
-            return [line.rstrip("\n") for line in fh]
+        name = "standard input" if args.file == "-" else args.file
+        try:
+            fh = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+            with fh:
+                return [line.rstrip("\n") for line in fh]
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{name} is not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8") from None
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot read {name}: {exc.strerror}") from None
     if args.text is None:
         raise ValueError("no text: give TEXT or --file FILE")
     return [args.text]

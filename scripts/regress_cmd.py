@@ -6,6 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
+from cantoedge.runtime.manifest import SPLITS
+
+from .validate import existing_dir, existing_file, int_in, output_file
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("regress", help="accuracy measurements and the tone classifier",
@@ -15,17 +19,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     t = rs.add_parser("tone-train", help="train the tone classifier on a corpus's F0 contours",
                       description="Train on the training split's stored F0 (speaker-normalised syllable "
                                   "contours), report accuracy on the validation split's audio, save the model.")
-    t.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
-    t.add_argument("--out", help="classifier file (default: the package's regression/data/tone_classifier.npz)")
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
+    t.add_argument("--out", type=output_file,
+                   help="classifier file (default: the package's regression/data/tone_classifier.npz)")
+    t.add_argument("--seed", type=int_in(0, 2**32 - 1), default=0,
+                   help="seed of the weight initialisation and batch order, 0..2^32-1 (default 0)")
     t.set_defaults(run=_tone_train)
 
     e = rs.add_parser("tone-eval", help="tone accuracy of the classifier on a corpus's reference audio",
                       description="Track F0 afresh from each utterance's wav and classify every syllable's tone "
                                   "(spans from the manifest's durations): the ceiling for later tone accuracy.")
-    e.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
-    e.add_argument("--split", default="test", help="split to evaluate (default test)")
-    e.add_argument("--classifier", help="classifier file (default: the bundled one)")
+    e.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
+    e.add_argument("--split", default="test", choices=SPLITS, help="split to evaluate (default test)")
+    e.add_argument("--classifier", type=existing_file, help="classifier file (default: the bundled one)")
     e.add_argument("--json", action="store_true", help="print the full report as JSON")
     e.set_defaults(run=_tone_eval)
 

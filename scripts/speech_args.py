@@ -1,32 +1,67 @@
-"""What the speaking commands (say, synth-torch) share: their arguments and how they save what was said."""
+"""What the speaking commands (say, synth-torch) share: their arguments, checked before any model loads,
+and how they save what was said."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+
+from cantoedge.runtime.limits import MAX_TEXT_CHARS, SPEED_MAX, SPEED_MIN
+
+from .validate import float_in, output_file
+
+SHOWN_SYLLABLES = 40  # the summary line names this many; the alignment file has them all
+
+
+def _text(value: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("empty text: nothing to say")
+    if len(value) > MAX_TEXT_CHARS:
+        raise argparse.ArgumentTypeError(f"{len(value):,} characters; the limit is {MAX_TEXT_CHARS:,}")
+    return value
 
 
 def add_speech_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("text", help="Cantonese text")
-    p.add_argument("-o", "--output", required=True, help="WAV file to write (22,050 Hz, 16-bit)")
-    p.add_argument("--alignment", help="also write each syllable's Jyutping, start and end (seconds) as TSV")
-    p.add_argument("--speed", type=float, default=1.0, help="speaking rate (durations divided by it)")
+    p.add_argument("text", type=_text, help=f"Cantonese text (at most {MAX_TEXT_CHARS:,} characters; longer text "
+                                           "is cut at pauses into pieces the encoder takes)")
+    p.add_argument("-o", "--output", required=True, type=output_file,
+                   help="WAV file to write (22,050 Hz, 16-bit), or - for standard output")
+    p.add_argument("--alignment", type=output_file,
+                   help="also write each syllable's Jyutping, start and end (seconds) as TSV")
+    p.add_argument("--speed", type=float_in(SPEED_MIN, SPEED_MAX), default=1.0,
+                   help=f"speaking rate, {SPEED_MIN:g}..{SPEED_MAX:g} (durations divided by it; default 1)")
 
 
-def check_speed(args: argparse.Namespace) -> None:
-    if args.speed <= 0:
-        raise ValueError("--speed must be positive")
+def check_outputs(args: argparse.Namespace) -> None:
+    """What argparse cannot see alone: two outputs that are the same file, or an alignment to stdout."""
+    if args.alignment == "-":
+        raise ValueError("--alignment needs a file path (standard output carries the audio with -o -)")
+    if args.alignment and args.output != "-" and Path(args.alignment).resolve() == Path(args.output).resolve():
+        raise ValueError(f"--alignment and --output are the same file ({args.output})")
 
 
 def save_speech(args: argparse.Namespace, speech, note: str = "") -> None:
-    """Write the WAV (and the alignment TSV when asked), then say what was written."""
-    from cantoedge.runtime.alignment import write_alignment
+    """Write the WAV and the alignment TSV together (both or neither), then say what was written: on stderr
+    when the audio went to stdout."""
+    from cantoedge.runtime.alignment import alignment_tsv
     from cantoedge.runtime.audio import AUDIO
-    from cantoedge.runtime.wavio import write_wav
+    from cantoedge.runtime.fileio import atomic_write_all
+    from cantoedge.runtime.wavio import wav_bytes
 
-    write_wav(Path(args.output), speech.audio, AUDIO.sample_rate)
+    data = wav_bytes(speech.audio, AUDIO.sample_rate)
+    outputs = []
+    if args.output != "-":
+        outputs.append((Path(args.output), lambda tmp: Path(tmp).write_bytes(data)))
     if args.alignment:
-        write_alignment(Path(args.alignment), speech.alignment())
+        tsv = alignment_tsv(speech.alignment())
+        outputs.append((Path(args.alignment), lambda tmp: Path(tmp).write_text(tsv, encoding="utf-8")))
+    atomic_write_all(outputs)
+    if args.output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
     seconds = speech.audio.size / AUDIO.sample_rate
     jyutping = speech.g2p.jyutping
-    print(f"{args.output}: {seconds:.2f} s{note}, {len(jyutping)} syllables: {' '.join(jyutping)}")
+    shown = " ".join(jyutping[:SHOWN_SYLLABLES]) + (" ..." if len(jyutping) > SHOWN_SYLLABLES else "")
+    print(f"{args.output if args.output != '-' else '<stdout>'}: {seconds:.2f} s{note}, {len(jyutping)} syllables: "
+          f"{shown}", file=sys.stderr if args.output == "-" else sys.stdout)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .speech_args import add_speech_arguments, check_speed, save_speech
+from .speech_args import add_speech_arguments, check_outputs, save_speech
+from .validate import existing_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -12,14 +13,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Frontend -> acoustic model -> vocoder in 128-frame chunks, all in PyTorch. "
                                    "Defaults to the bundled voice (export/voice/).")
     add_speech_arguments(p)
-    p.add_argument("--acoustic", help="acoustic model .safetensors (default: the bundled student)")
-    p.add_argument("--vocoder", help="vocoder .safetensors (default: the bundled vocoder)")
+    p.add_argument("--acoustic", type=existing_file, help="acoustic model .safetensors (default: the bundled student)")
+    p.add_argument("--vocoder", type=existing_file, help="vocoder .safetensors (default: the bundled vocoder)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cantoedge.export.synth import TorchVoice
 
-    check_speed(args)
+    check_outputs(args)
     save_speech(args, TorchVoice(args.acoustic, args.vocoder).speak(args.text, args.speed))
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .validate import existing_dir, existing_file, int_in, output_dir
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train the teacher, the distilled student or the vocoder (build side)",
@@ -15,15 +17,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "teacher, student distilled from it, vocoder (runs under OUT, default runs/), "
                                    "then installs student and vocoder as the bundled voice (export/voice/).")
     p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
-    p.add_argument("--config", help="TOML config (default: the bundled one for WHAT)")
-    p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
-    p.add_argument("--out", help="run directory (default runs/WHAT; for voice, the parent of the three runs)")
-    p.add_argument("--voice-dir", help="voice only: where to install the voice (default: the bundled one)")
-    p.add_argument("--max-steps", type=int, help="override train.max_steps (rounded up to whole checkpoint_every "
-                                                 "intervals: snapshots land on those boundaries)")
-    p.add_argument("--teacher", help="student only: the teacher's model.safetensors to distil from")
-    p.add_argument("--student", help="qat only: the distilled student to fine-tune (default runs/student/"
-                                     "model.safetensors; its teacher_targets/ beside it are the training data)")
+    p.add_argument("--config", help="TOML config file, or the name of a bundled one in export/configs/ (default: "
+                                    "the bundled config named after WHAT, e.g. teacher.toml)")
+    p.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
+    p.add_argument("--out", type=output_dir,
+                   help="run directory (default runs/WHAT; for voice, the parent of the three runs)")
+    p.add_argument("--voice-dir", type=output_dir,
+                   help="voice only: where to install the voice (default: the bundled one)")
+    p.add_argument("--max-steps", type=int_in(1),
+                   help="override train.max_steps, >= 1 (rounded up to whole checkpoint_every "
+                        "intervals: snapshots land on those boundaries)")
+    p.add_argument("--teacher", type=existing_file, help="student only: the teacher's model.safetensors to distil from")
+    p.add_argument("--student", type=existing_file,
+                   help="qat only: the distilled student to fine-tune (default runs/student/"
+                        "model.safetensors; its teacher_targets/ beside it are the training data)")
     p.add_argument("--ranges", default="build/voice/ranges.json",
                    help="qat only: the ranges file of the student's calibrated graphs (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")

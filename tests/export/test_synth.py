@@ -24,9 +24,10 @@ def test_synth_torch_writes_audio_and_syllable_alignment(teacher_run, tiny_vocod
 
 
 def test_synth_torch_without_a_voice_is_a_clear_error(tmp_path, capsys):
-    assert main(["synth-torch", "你好", "-o", str(tmp_path / "x.wav"),
-                 "--acoustic", str(tmp_path / "none.safetensors")]) == 1
-    assert "no acoustic model" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["synth-torch", "你好", "-o", str(tmp_path / "x.wav"), "--acoustic", str(tmp_path / "none.safetensors")])
+    assert exit_.value.code == 2
+    assert "--acoustic" in (err := capsys.readouterr().err) and "none.safetensors: no such file" in err
     assert not (tmp_path / "x.wav").exists()
 
 
@@ -46,15 +47,18 @@ def test_evaluation_table_covers_reference_vocoder_and_models(teacher_run, tiny_
     assert markdown_table(results).count("\n") == 5
 
 
-def test_evaluate_needs_name_equals_path(capsys):
-    assert main(["evaluate", "--model", "teacher", "--vocoder", "v.safetensors"]) == 1
+def test_evaluate_needs_name_equals_path(tmp_path, capsys):
+    vocoder = tmp_path / "v.safetensors"
+    vocoder.write_bytes(b"")
+    assert main(["evaluate", "--model", "teacher", "--vocoder", str(vocoder), "--corpus", str(tmp_path)]) == 1
     assert "NAME=PATH" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("speed", ["0", "-1"])
+@pytest.mark.parametrize("speed", ["0", "-1", "100", "nan"])
 def test_synth_torch_rejects_bad_speed(speed, tmp_path, capsys):
-    assert main(["synth-torch", "你好", "-o", str(tmp_path / "x.wav"), "--speed", speed]) == 1
-    assert "--speed" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["synth-torch", "你好", "-o", str(tmp_path / "x.wav"), "--speed", speed])
+    assert exit_.value.code == 2 and "--speed" in capsys.readouterr().err
 
 
 def test_listen_proxy_reports_six_tones_alone_and_in_a_carrier(teacher_run, tiny_vocoder):

@@ -83,8 +83,12 @@ def test_say_speaks_with_onnxruntime_and_no_build_side_code(tiny_graphs, tmp_pat
 
 
 def test_say_without_graphs_or_text_is_a_clear_error(tiny_graphs, tmp_path, capsys):
-    assert main(["say", "你好", "-o", str(tmp_path / "x.wav"), "--graphs", str(tmp_path / "none")]) == 1
+    with pytest.raises(SystemExit) as exit_:
+        main(["say", "你好", "-o", str(tmp_path / "x.wav"), "--graphs", str(tmp_path / "none")])
+    assert exit_.value.code == 2 and "cantoedge export" in capsys.readouterr().err
+    assert main(["say", "你好", "-o", str(tmp_path / "x.wav"), "--graphs", str(tmp_path)]) == 1
     assert "cantoedge export" in capsys.readouterr().err
-    assert main(["say", "   ", "-o", str(tmp_path / "x.wav"), "--graphs", str(tiny_graphs)]) == 1
-    assert "error" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["say", "   ", "-o", str(tmp_path / "x.wav"), "--graphs", str(tiny_graphs)])
+    assert exit_.value.code == 2 and "empty text" in capsys.readouterr().err
     assert not (tmp_path / "x.wav").exists()

@@ -1,0 +1,133 @@
+"""Careless-user inputs that once crashed a command, wrote a wrong artefact or said something misleading:
+each now gets one clear line and a non-zero exit before any work, and nothing is written."""
+
+import subprocess
+import sys
+
+import pytest
+
+from cantoedge.scripts.cli import build_parser, main
+
+
+def run_cli(argv, capsys) -> tuple[int, str, str]:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--speed", "100", "0.25..4"), ("--speed", "0.01", "0.25..4"), ("--speed", "0", "0.25..4"),
+    ("--speed", "-2", "0.25..4"), ("--speed", "inf", "finite"), ("--speed", "nan", "finite"),
+    ("--speed", "fast", "not a number"), ("--threads", "-1", "1.."), ("--threads", "1000", "1.."),
+    ("--threads", "0", "1.."), ("--threads", "1.5", "not an integer"),
+])
+def test_say_refuses_out_of_range_options_with_one_line_before_any_work(tiny_graphs, tmp_path, capsys, option, value,
+                                                                        says):
+    wav = tmp_path / "x.wav"
+    code, _, err = run_cli(["say", "你好", "-o", str(wav), "--graphs", str(tiny_graphs), option, value], capsys)
+    last = err.strip().splitlines()[-1]
+    assert code == 2 and option in last and value in last and says in last, err
+    assert "Traceback" not in err and not wav.exists()
+
+
+def test_say_speaks_text_longer_than_the_encoder_takes(tiny_graphs, tmp_path, capsys):
+    from cantoedge.runtime.wavio import read_wav
+
+    text = "今日天氣好好，我哋去飲茶啦。" * 45  # 630 characters, about 1,300 tokens: over the encoder's 1,024
+    wav, tsv = tmp_path / "long.wav", tmp_path / "long.tsv"
+    code, out, err = run_cli(["say", text, "-o", str(wav), "--graphs", str(tiny_graphs), "--alignment", str(tsv),
+                              "--threads", "1"], capsys)
+    assert code == 0, err
+    rows = tsv.read_text().splitlines()[1:]
+    assert len(rows) == 12 * 45 and "540 syllables" in out
+    audio, _ = read_wav(wav)
+    last_end = float(rows[-1].split("\t")[2])
+    assert last_end <= audio.size / 22050 < last_end + 1.0  # only the final pause follows the last syllable
+    starts = [float(r.split("\t")[1]) for r in rows]
+    assert starts == sorted(starts)  # the pieces follow each other
+
+
+def test_calibrate_limit_zero_or_negative_is_refused_and_the_int8_graphs_stay(tiny_graphs, calib_corpus, tmp_path,
+                                                                             capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    good = out / "encoder.int8.onnx"
+    good.write_bytes(b"the good INT8 graph")
+    for limit in ("0", "-127"):
+        code, _, err = run_cli(["calibrate", "--onnx", str(tiny_graphs), "--corpus", str(calib_corpus), "--out",
+                                str(out), "--limit", limit, "--quiet"], capsys)
+        assert code == 2 and "--limit" in err and limit in err and ">= 1" in err
+    assert good.read_bytes() == b"the good INT8 graph" and sorted(p.name for p in out.iterdir()) == [good.name]
+
+
+def test_output_errors_name_the_path_given_and_leave_nothing(tiny_graphs, tmp_path, capsys):
+    wav = tmp_path / "x.wav"
+    code, _, err = run_cli(["say", "你好", "-o", "/proc/x.wav", "--graphs", str(tiny_graphs)], capsys)
+    assert code == 2 and "/proc/x.wav" in err and ".tmp" not in err
+    code, _, err = run_cli(["say", "你好", "-o", str(wav), "--alignment", "/proc/x.tsv", "--graphs",
+                            str(tiny_graphs)], capsys)
+    assert code == 2 and "/proc/x.tsv" in err
+    assert not wav.exists()  # the WAV is not left behind when its alignment cannot be written
+    code, _, err = run_cli(["say", "你好", "-o", str(tmp_path), "--graphs", str(tiny_graphs)], capsys)
+    assert code == 2 and "is a directory" in err
+    code, _, err = run_cli(["say", "你好", "-o", str(wav), "--alignment", str(wav), "--graphs", str(tiny_graphs)],
+                           capsys)
+    assert code == 1 and "same file" in err and not wav.exists()
+
+
+def test_say_to_stdout_writes_a_wav_there_and_no_file_named_dash(tiny_graphs, tmp_path):
+    import io
+    import wave
+
+    proc = subprocess.run([sys.executable, "-m", "cantoedge.scripts.cli", "say", "詩史試時市事", "-o", "-",
+                           "--graphs", str(tiny_graphs), "--threads", "1"], capture_output=True, timeout=300,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    with wave.open(io.BytesIO(proc.stdout)) as wf:
+        assert wf.getframerate() == 22050 and wf.getnframes() > 22050 // 2
+    assert b"6 syllables" in proc.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_is_not_utf8_is_named_in_the_error(tmp_path, capsys):
+    bad = tmp_path / "big5.txt"
+    bad.write_bytes("你好".encode("big5"))
+    code, _, err = run_cli(["g2p", "--file", str(bad)], capsys)
+    assert code == 1 and str(bad) in err and "UTF-8" in err and "Traceback" not in err
+    code, _, err = run_cli(["g2p", "--file", str(tmp_path / "missing.txt")], capsys)
+    assert code == 1 and "missing.txt" in err
+
+
+def test_debug_and_verbose_work_before_and_after_the_subcommand():
+    parser = build_parser()
+    for argv in (["--debug", "-v", "g2p", "x"], ["g2p", "x", "--debug", "--verbose"],
+                 ["corpus", "build", "--debug", "-v"]):
+        args = parser.parse_args(argv)
+        assert args.debug and args.verbose, argv
+    args = parser.parse_args(["g2p", "x"])
+    assert not args.debug and not args.verbose
+
+
+def _parsers(parser):
+    yield parser
+    for action in parser._actions:
+        if hasattr(action, "choices") and isinstance(action.choices, dict):
+            for child in dict.fromkeys(action.choices.values()):
+                yield from _parsers(child)
+
+
+def test_every_help_text_is_there_and_says_what_it_means():
+    import cantoedge.scripts.cli as cli
+
+    top = build_parser()
+    commands = set(next(a for a in top._actions if hasattr(a, "choices") and isinstance(a.choices, dict)).choices)
+    if "serve" not in commands:  # the help and the CLI's docstring once promised a server that did not exist
+        assert "serve" not in top.format_help() and "serve" not in (cli.__doc__ or "")
+    for parser in _parsers(top):
+        text = parser.format_help()
+        assert "%%" not in text and "WHAT)" not in text.replace("runs/WHAT", ""), parser.prog
+        for action in parser._actions:
+            if action.option_strings and action.dest != "help":
+                assert action.help and action.help.strip(), f"{parser.prog} {action.option_strings} has no help"
