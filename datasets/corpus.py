@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from cantoedge.runtime.audio import AUDIO
-from cantoedge.runtime.fileio import atomic_write
+from cantoedge.runtime.fileio import atomic_write, remove_stale_temps
 from cantoedge.runtime.frontend import Encoded, Unit, encode_units
 from cantoedge.runtime.jyutping import Syllable, parse_syllable
 from cantoedge.runtime.manifest import Record, write_manifest
@@ -129,9 +129,10 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
     Espeak()  # fail here, naming the apt package, rather than in every worker
     start = time.perf_counter()
     out_dir = Path(out_dir)
-    utts = list(utterances if utterances is not None else load_clean())
-    if limit is not None:
-        utts = utts[:limit]
+    if out_dir.is_dir():
+        remove_stale_temps(out_dir)  # a killed build's half-written files (one build at a time per folder)
+    known = list(utterances if utterances is not None else load_clean())
+    utts = known[:limit] if limit is not None else known
     results: dict[str, dict] = {}
     todo = []
     for utt in utts:
@@ -148,8 +149,17 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
             for res in pool.imap_unordered(_work, todo, chunksize=4):
                 results[res.get("id") or res["record"]["id"]] = res
                 bar.update()
-    records = [Record(**results[u.id]["record"]) for u in utts if "record" in results[u.id]]
-    skipped = [results[u.id] for u in utts if "error" in results[u.id]]
+    # The manifest lists every utterance rendered into this folder, not only this run's --limit: a smaller
+    # --limit on a bigger corpus must never drop utterances from it.
+    chosen = {u.id for u in utts}
+    for utt in known:
+        if utt.id not in chosen:
+            meta = _read_meta(_meta_path(out_dir, utt.id))
+            if meta is not None:
+                results[utt.id] = meta
+    done = [u for u in known if u.id in results]
+    records = [Record(**results[u.id]["record"]) for u in done if "record" in results[u.id]]
+    skipped = [results[u.id] for u in done if "error" in results[u.id]]
     for item in skipped[:5]:
         log.warning("skipped %s: %s", item["id"], item["error"])
     write_manifest(records, out_dir)

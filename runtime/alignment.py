@@ -39,7 +39,10 @@ def syllable_times(jyutping: Sequence[str], durations: Sequence[int],
     return [SyllableTime(j, s * sec, e * sec) for j, (s, e) in zip(jyutping, spans)]
 
 
-def write_alignment(path: Path, rows: Sequence[SyllableTime]) -> None:
+def alignment_tsv(rows: Sequence[SyllableTime]) -> str:
     """Tab-separated: a header, then ``jyutping  start  end`` (seconds, 3 decimals) per syllable."""
-    text = "jyutping\tstart\tend\n" + "".join(f"{r.jyutping}\t{r.start:.3f}\t{r.end:.3f}\n" for r in rows)
-    atomic_write_text(Path(path), text)
+    return "jyutping\tstart\tend\n" + "".join(f"{r.jyutping}\t{r.start:.3f}\t{r.end:.3f}\n" for r in rows)
+
+
+def write_alignment(path: Path, rows: Sequence[SyllableTime]) -> None:
+    atomic_write_text(Path(path), alignment_tsv(rows))

@@ -12,6 +12,7 @@ import numpy as np
 from .fileio import atomic_write_text
 
 MANIFEST = "manifest.jsonl"
+SPLITS = ("train", "val", "test")  # every corpus splits its utterances 90/5/5 into these
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import wave
 from pathlib import Path
 
@@ -32,15 +33,18 @@ def pcm16(audio: np.ndarray) -> np.ndarray:
     return np.clip(np.rint(audio * 32767.0), -32768, 32767).astype(np.int16)
 
 
+def wav_bytes(audio: np.ndarray, sample_rate: int) -> bytes:
+    """A whole mono 16-bit PCM WAV file in memory (for stdout, HTTP bodies, or a temp file)."""
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as wf:
+        wf.setnchannels(1)
+        wf.setsampwidth(2)
+        wf.setframerate(int(sample_rate))
+        wf.writeframes(pcm16(audio).astype("<i2").tobytes())
+    return buf.getvalue()
+
+
 def write_wav(path: str | Path, audio: np.ndarray, sample_rate: int) -> None:
     """Write mono 16-bit PCM atomically (a reader never sees half a file)."""
-    samples = pcm16(audio)
-
-    def write(tmp: str) -> None:
-        with wave.open(tmp, "wb") as wf:
-            wf.setnchannels(1)
-            wf.setsampwidth(2)
-            wf.setframerate(int(sample_rate))
-            wf.writeframes(samples.astype("<i2").tobytes())
-
-    atomic_write(Path(path), write)
+    data = wav_bytes(audio, sample_rate)
+    atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(data))

@@ -65,3 +65,27 @@ def test_bad_build_options_are_refused(tmp_path, kwargs):
 
     with pytest.raises(ValueError, match="at least 1"):
         build_corpus(tmp_path, progress=False, **kwargs)
+
+
+def test_a_smaller_limit_never_cuts_an_existing_manifest(corpus_copy, clean_utterances):
+    from cantoedge.datasets.corpus import build_corpus
+
+    records = read_manifest(corpus_copy)
+    by_id = {u.id: u for u in clean_utterances}
+    utterances = [by_id[r.id] for r in records]
+    summary = build_corpus(corpus_copy, utterances=utterances, limit=10, workers=1, progress=False)
+    assert summary.rendered == 0
+    assert [r.id for r in read_manifest(corpus_copy)] == [r.id for r in records]  # all 24 stay, in order
+
+
+def test_a_killed_builds_temp_files_are_gone_after_the_resume(corpus_copy, clean_utterances):
+    from cantoedge.datasets.corpus import build_corpus
+
+    records = read_manifest(corpus_copy)
+    leftovers = [corpus_copy / "wavs" / f".{records[0].id}.wav.k1ll3d.tmp", corpus_copy / ".manifest.jsonl.x.tmp"]
+    for path in leftovers:
+        path.write_bytes(b"half a file")
+    by_id = {u.id: u for u in clean_utterances}
+    build_corpus(corpus_copy, utterances=[by_id[r.id] for r in records], workers=1, progress=False)
+    assert not any(p.exists() for p in leftovers)
+    assert not list(corpus_copy.rglob("*.tmp"))
