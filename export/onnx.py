@@ -15,7 +15,16 @@ from torch import nn
 
 from cantoedge.runtime.chunks import CHUNK_FRAMES
 from cantoedge.runtime.fileio import atomic_write, file_sha256
-from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPH_VERSION, VOCODER, GraphInfo, GraphSpec, audio_params
+from cantoedge.runtime.graphs import (
+    DECODER,
+    ENCODER,
+    GRAPH_VERSION,
+    META_PREFIX,
+    VOCODER,
+    GraphInfo,
+    GraphSpec,
+    audio_params,
+)
 from cantoedge.runtime.graphs import window_frames as _window
 from cantoedge.runtime.inventory import load_inventory
 
@@ -68,8 +77,10 @@ class Exported:
     vocoder: Path
 
 
-def to_onnx(module: nn.Module, args: tuple, spec: GraphSpec, dynamic_axes: dict, info: GraphInfo) -> bytes:
-    """Trace (legacy exporter, as the Q/DQ graphs must be), simplify, check, stamp the metadata."""
+def to_onnx(module: nn.Module, args: tuple, spec: GraphSpec, dynamic_axes: dict, info: GraphInfo,
+            precision: str = "fp32") -> bytes:
+    """Trace (legacy exporter, as the Q/DQ graphs must be), simplify, check, stamp the metadata (and the
+    precision where it is not FP32, as the calibrator stamps its INT8 graphs)."""
     import onnx
     import onnxslim
 
@@ -86,7 +97,8 @@ def to_onnx(module: nn.Module, args: tuple, spec: GraphSpec, dynamic_axes: dict,
     onnx.checker.check_model(model, full_check=True)
     model.producer_name, model.doc_string = "cantoedge", f"cantoedge {spec.name} graph v{GRAPH_VERSION}"
     del model.metadata_props[:]
-    for key, value in sorted(info.to_metadata().items()):
+    meta = info.to_metadata() | ({META_PREFIX + "precision": precision} if precision != "fp32" else {})
+    for key, value in sorted(meta.items()):
         model.metadata_props.add(key=key, value=value)
     return model.SerializeToString(deterministic=True)
 
@@ -96,7 +108,8 @@ def _write(path: Path, data: bytes) -> Path:
     return path
 
 
-def _acoustic_graphs(model: AcousticModel, meta: dict, sha: str, chunk: int) -> tuple[bytes, bytes]:
+def _acoustic_graphs(model: AcousticModel, meta: dict, sha: str, chunk: int,
+                     precision: str = "fp32") -> tuple[bytes, bytes]:
     inventory = load_inventory().version
     cfg = model.cfg
     tokens = torch.tensor([[1, 5, 9, 5, 9, 2]], dtype=torch.long)
@@ -104,12 +117,14 @@ def _acoustic_graphs(model: AcousticModel, meta: dict, sha: str, chunk: int) -> 
     enc = to_onnx(EncoderGraph(model.encoder), (tokens, tones), ENCODER,
                   {"tokens": {1: "n_tokens"}, "tones": {1: "n_tokens"}, "hidden": {1: "n_tokens"},
                    "log_durations": {1: "n_tokens"}, "pitch": {1: "n_tokens"}, "energy": {1: "n_tokens"}},
-                  GraphInfo(ENCODER.name, GRAPH_VERSION, inventory, sha, chunk, 0, audio_params(), meta["config"]))
+                  GraphInfo(ENCODER.name, GRAPH_VERSION, inventory, sha, chunk, 0, audio_params(), meta["config"]),
+                  precision)
     c = model.decoder.context
     w = _window(c, chunk)
     dec = to_onnx(DecoderGraph(model.decoder, chunk), (torch.zeros(1, w, cfg.dim), torch.zeros(1, w)),
                   DECODER, {"frames": {0: "batch"}, "position": {0: "batch"}, "mel": {0: "batch"}, "f0": {0: "batch"}},
-                  GraphInfo(DECODER.name, GRAPH_VERSION, inventory, sha, chunk, c, audio_params(), meta["config"]))
+                  GraphInfo(DECODER.name, GRAPH_VERSION, inventory, sha, chunk, c, audio_params(), meta["config"]),
+                  precision)
     return enc, dec
 
 
@@ -157,6 +172,6 @@ def export_qat(acoustic_path: Path, out_dir: Path, chunk: int = CHUNK_FRAMES) ->
     model, meta = _load_acoustic(acoustic_path)
     if "qat_layers" not in meta:
         raise ValueError(f"{acoustic_path} has no fake-quant layers: train it with `cantoedge train qat`")
-    enc, dec = _acoustic_graphs(freeze(model), meta, file_sha256(acoustic_path), chunk)
+    enc, dec = _acoustic_graphs(freeze(model), meta, file_sha256(acoustic_path), chunk, "int8")
     out_dir = Path(out_dir)
     return _write(out_dir / ENCODER.filename("int8"), enc), _write(out_dir / DECODER.filename("int8"), dec)

@@ -9,7 +9,9 @@ import numpy as np
 import torch
 
 from cantoedge.runtime.alignment import SyllableTime, syllable_times
+from cantoedge.runtime.audio import soft_limit
 from cantoedge.runtime.frontend import Frontend, G2PResult
+from cantoedge.runtime.limits import check_speed, check_text
 
 from .bundle import voice_paths
 from .checkpoint import load_model
@@ -49,7 +51,11 @@ class TorchVoice:
 
     @torch.no_grad()
     def speak(self, text: str, speed: float = 1.0) -> Speech:
-        g2p = self.frontend(text)
+        check_speed(speed)
+        g2p = self.frontend(check_text(text))
+        if len(g2p.tokens) > self.model.cfg.max_tokens:
+            raise ValueError(f"{len(g2p.tokens)} tokens; the PyTorch check speaks at most {self.model.cfg.max_tokens} "
+                             "at once (the device voice, `cantoedge say`, cuts longer text at pauses)")
         out = self.model.speak(torch.tensor(g2p.tokens), torch.tensor(g2p.tones), speed=speed)
         audio = vocode_chunked(self.vocoder, out["mel"], out["f0"])
-        return Speech(audio.numpy(), out["mel"].numpy(), out["durations"].numpy(), g2p)
+        return Speech(soft_limit(audio.numpy()), out["mel"].numpy(), out["durations"].numpy(), g2p)

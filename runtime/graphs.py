@@ -67,6 +67,11 @@ class GraphInfo:
         return info
 
 
+def graph_precision(meta: dict[str, str]) -> str:
+    """What a graph file is, from its metadata: the calibrator stamps INT8 graphs, exported graphs are FP32."""
+    return meta.get(META_PREFIX + "precision", "fp32")
+
+
 def audio_params() -> dict:
     return asdict(AUDIO)
 

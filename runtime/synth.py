@@ -10,13 +10,15 @@ from pathlib import Path
 import numpy as np
 
 from .alignment import SyllableTime, syllable_times
-from .audio import AUDIO
+from .audio import AUDIO, soft_limit
 from .backends.ort import OrtGraph
 from .chunks import Window, windows
 from .excitation import VOICING_LEAD, vocoder_pitch
 from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params
-from .inventory import load_inventory
+from .inventory import PAUSES, SIL, load_inventory, syllable_index
+from .limits import check_speed, check_text
+from .pieces import piece_spans
 
 SILENCE_LOG_MEL = float(np.log(AUDIO.log_floor))  # what the vocoder sees outside an utterance
 PRECISIONS = ("fp32", "int8")
@@ -40,6 +42,12 @@ def length_regulate(hidden: np.ndarray, durations: np.ndarray) -> tuple[np.ndarr
     return hidden[idx], position
 
 
+def max_tokens(model_config: dict) -> int:
+    """The encoder's longest input: its sinusoidal position table (the acoustic config's max_tokens)."""
+    acoustic = model_config.get("model", model_config)
+    return int(acoustic.get("max_tokens", 1024))
+
+
 @dataclass(frozen=True)
 class Utterance:
     audio: np.ndarray  # float32 at AUDIO.sample_rate
@@ -54,13 +62,16 @@ class Voice:
     """The three graphs of one precision from a graph directory, checked to belong together."""
 
     def __init__(self, graph_dir: Path, precision: str = "fp32", threads: int | None = None,
-                 frontend: Frontend | None = None):
+                 frontend: Frontend | None = None, float_graphs_allowed: bool = False):
+        """``float_graphs_allowed``: experiment folders (sensitivity, reports) where some of the INT8 files are
+        FP32 graphs on purpose; everywhere else a graph must be the precision its file name claims."""
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
         graph_dir = Path(graph_dir)
-        self.encoder = OrtGraph(graph_dir / ENCODER.filename(precision), ENCODER, threads)
-        self.decoder = OrtGraph(graph_dir / DECODER.filename(precision), DECODER, threads)
-        self.vocoder = OrtGraph(graph_dir / VOCODER.filename(precision), VOCODER, threads)
+        allowed = (precision, "fp32") if float_graphs_allowed else (precision,)
+        self.encoder = OrtGraph(graph_dir / ENCODER.filename(precision), ENCODER, threads, allowed)
+        self.decoder = OrtGraph(graph_dir / DECODER.filename(precision), DECODER, threads, allowed)
+        self.vocoder = OrtGraph(graph_dir / VOCODER.filename(precision), VOCODER, threads, allowed)
         enc, dec, voc = self.encoder.info, self.decoder.info, self.vocoder.info
         if enc.checkpoint_sha256 != dec.checkpoint_sha256:
             raise ValueError(f"{graph_dir}: encoder and decoder come from different checkpoints")
@@ -74,6 +85,7 @@ class Voice:
         if dec.chunk_frames != voc.chunk_frames:
             raise ValueError(f"{graph_dir}: decoder and vocoder chunks differ ({dec.chunk_frames}, {voc.chunk_frames})")
         self.chunk = dec.chunk_frames
+        self.max_tokens = max_tokens(enc.model)
         self._frontend = frontend
 
     @property
@@ -88,14 +100,20 @@ class Voice:
         return self.encode_tokens(np.asarray(g2p.tokens), np.asarray(g2p.tones), speed)
 
     def encode_tokens(self, tokens: np.ndarray, tones: np.ndarray, speed: float = 1.0,
-                      durations: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      durations: np.ndarray | None = None,
+                      silent_lead: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """-> frames, position (expanded with ``durations`` when given, else the predicted ones) and the
-        encoder's own predicted durations."""
-        if speed <= 0:
-            raise ValueError("speed must be positive")
+        encoder's own predicted durations; the first ``silent_lead`` tokens are given no frames."""
+        check_speed(speed)
+        if len(tokens) > self.max_tokens:
+            raise ValueError(f"{len(tokens)} tokens; the encoder takes at most {self.max_tokens} at once "
+                             "(Voice.speak cuts longer text at pauses)")
         hidden, log_dur, _, _ = self.encoder(tokens=np.asarray(tokens, dtype=np.int64)[None],
                                              tones=np.asarray(tones, dtype=np.int64)[None])
         own = predicted_durations(log_dur[0], speed)
+        own[:silent_lead] = 0
+        if own.sum() == 0:
+            own[-1] = 1
         frames, position = length_regulate(hidden[0], own if durations is None else durations)
         return frames, position, own
 
@@ -157,7 +175,32 @@ class Voice:
             yield self.vocode_window(self.vocoder_input(mel, *vocoder_pitch(f0), w), w)
 
     def speak(self, text: str, speed: float = 1.0) -> Utterance:
+        """Text to audio in [-1, 1], however long (up to MAX_TEXT_CHARS): see ``speak_tokens``."""
+        check_text(text)
+        check_speed(speed)
         g2p = self.frontend(text)
-        frames, position, durations = self.encode(g2p, speed)
-        audio = np.concatenate(list(self.audio_chunks(frames, position)))
+        audio, durations = self.speak_tokens(g2p.tokens, g2p.tones, speed)
         return Utterance(audio, durations, g2p)
+
+    def speak_tokens(self, tokens, tones, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """Token and tone ids to (audio in [-1, 1], frames per token). A stream longer than the encoder takes is
+        spoken piece by piece, cut at pauses; every piece after the first gets the <sil> it was trained to start
+        with, given zero frames, so the durations still line up with ``tokens``."""
+        check_speed(speed)
+        inventory = load_inventory()
+        tokens, tones = np.asarray(tokens, np.int64), np.asarray(tones, np.int64)
+        if tokens.ndim != 1 or tokens.shape != tones.shape or tokens.size == 0:
+            raise ValueError(f"tokens and tones must be two equally long, non-empty 1-D sequences, got "
+                             f"{tokens.shape} and {tones.shape}")
+        if tokens.min() < 0 or tokens.max() >= len(inventory.phones) or tones.min() < 0 or tones.max() > 6:
+            raise ValueError(f"token ids must lie in 0..{len(inventory.phones) - 1} and tones in 0..6")
+        phones = [inventory.phone(int(t)) for t in tokens]
+        audio, durations = [], []
+        for start, stop in piece_spans(phones, PAUSES, syllable_index(phones), self.max_tokens):
+            lead = 1 if start else 0
+            t = np.concatenate([[inventory.id(SIL)] * lead, tokens[start:stop]]).astype(np.int64)
+            z = np.concatenate([[0] * lead, tones[start:stop]]).astype(np.int64)
+            frames, position, own = self.encode_tokens(t, z, speed, silent_lead=lead)
+            audio.extend(self.audio_chunks(frames, position))
+            durations.append(own[lead:])
+        return soft_limit(np.concatenate(audio)), np.concatenate(durations)

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graphs import GraphInfo, GraphSpec
+from ..graphs import GraphInfo, GraphSpec, graph_precision
 
 
 class OrtGraph:
     """One exported graph in an onnxruntime session, checked against the contract it claims."""
 
-    def __init__(self, path: Path, spec: GraphSpec, threads: int | None = None):
+    def __init__(self, path: Path, spec: GraphSpec, threads: int | None = None,
+                 precision: str | tuple[str, ...] | None = None):
         import onnxruntime as ort
 
         path = Path(path)
@@ -29,6 +30,13 @@ class OrtGraph:
             raise ValueError(f"{path} is not a loadable ONNX graph: {exc}") from exc
         meta = self.session.get_modelmeta().custom_metadata_map
         self.info = GraphInfo.from_metadata(meta, path)
+        self.precision = graph_precision(meta)
+        allowed = (precision,) if isinstance(precision, str) else precision
+        if allowed and self.precision not in allowed:
+            wanted = allowed[0]
+            raise ValueError(f"{path} holds an {self.precision.upper()} graph (its metadata says so), not "
+                             f"{wanted.upper()}: it was copied or renamed; restore {spec.filename(wanted)} with "
+                             f"`cantoedge {'export' if wanted == 'fp32' else 'calibrate'}`")
         if self.info.graph != spec.name:
             raise ValueError(f"{path} is the {self.info.graph} graph, expected the {spec.name}")
         names = tuple(i.name for i in self.session.get_inputs())

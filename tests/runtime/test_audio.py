@@ -26,3 +26,16 @@ def test_frame_count_and_tone_band_bins():
     centres = mel_center_frequencies()
     assert centres.shape == (80,) and np.all(np.diff(centres) > 0)
     assert 5 <= np.sum((centres >= 50) & (centres <= 300)) <= 9
+
+
+def test_soft_limit_leaves_quiet_samples_alone_and_never_reaches_full_scale():
+    from cantoedge.runtime.audio import LIMIT_CEILING, LIMIT_KNEE, soft_limit
+    from cantoedge.runtime.wavio import pcm16
+
+    quiet = np.linspace(-LIMIT_KNEE, LIMIT_KNEE, 101, dtype=np.float32)
+    np.testing.assert_array_equal(soft_limit(quiet), quiet)
+    loud = np.array([0.95, 1.0, 1.3, 5.0, 1e6, -1.3, -1e6], dtype=np.float32)
+    out = soft_limit(loud)
+    assert np.all(np.abs(out) <= LIMIT_CEILING) and np.all(np.sign(out) == np.sign(loud))
+    assert np.all(np.diff(out[:3]) > 0) and np.all(np.diff(out[:5]) >= 0)  # a louder input stays louder
+    assert not np.any(np.abs(pcm16(out).astype(np.int32)) >= 32767)  # no sample hard-clipped at full scale

@@ -64,3 +64,31 @@ def test_missing_mismatched_and_corrupt_graphs_are_clear_errors(tiny_graphs, tmp
     (mixed / ENCODER.filename()).write_bytes((tiny_graphs / ENCODER.filename()).read_bytes()[:5000])
     with pytest.raises(ValueError, match="not a loadable ONNX graph"):
         Voice(mixed)
+
+
+def test_text_longer_than_the_encoder_takes_is_spoken_piece_by_piece(tiny_graphs):
+    voice = Voice(tiny_graphs)
+    assert voice.max_tokens == 1024  # the acoustic config's position table
+    voice.max_tokens = 40  # a short table, so that a short text needs several pieces
+    speech = voice.speak("今日天氣好好，我哋去飲茶啦。" * 4)
+    assert len(speech.g2p.tokens) > 2 * 40
+    assert speech.durations.shape == (len(speech.g2p.tokens),)
+    assert speech.audio.size == speech.durations.sum() * 256 and np.isfinite(speech.audio).all()
+    assert len(speech.alignment()) == len(speech.g2p.jyutping)
+    with pytest.raises(ValueError, match="at most 40"):
+        voice.encode_tokens(np.ones(41, np.int64), np.ones(41, np.int64))
+
+
+def test_speech_is_soft_limited_never_hard_clipped(tiny_graphs, monkeypatch):
+    from cantoedge.runtime.audio import LIMIT_CEILING
+
+    voice = Voice(tiny_graphs)
+    monkeypatch.setattr(voice, "vocode_window", lambda feeds, w: np.full(w.keep * 256, 3.0, np.float32))
+    audio = voice.speak("你好").audio
+    assert np.abs(audio).max() <= LIMIT_CEILING
+
+
+@pytest.mark.parametrize("speed", [0.0, -1.0, 100.0, float("nan"), float("inf")])
+def test_the_python_api_checks_speed_too(tiny_graphs, speed):
+    with pytest.raises(ValueError, match="speed must be within"):
+        Voice(tiny_graphs).speak("你好", speed)
