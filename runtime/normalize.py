@@ -5,7 +5,8 @@ Readings chosen (documented in the README):
   before 月/日/號/樓/期 (2月 -> 二月);
 - decimals 三點一四; percentages 百分之五十; negative numbers 負;
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
-  5/3/2024 is day/month/year;
+  5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
+- ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒;
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, 100蚊 as written;
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
@@ -92,8 +93,22 @@ def _count(n: int) -> str:
     return "兩" if n == 2 else read_integer(n)
 
 
-def _date(year: str, month: str, day: str, day_mark: str) -> str:
+def is_date(year: int, month: int, day: int) -> bool:
+    """A calendar date (2024-02-30 and 2024-13-45 are not, so they are read as the numbers they are)."""
+    import calendar
+
+    return year >= 1 and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
+
+
+def _date(m: re.Match[str], year: str, month: str, day: str, day_mark: str) -> str:
+    if not is_date(int(year), int(month), int(day)) and "年" not in m.group(0):  # 年月日 are said as written
+        return _separated_numbers(m.group(0))
     return f"{read_digits(year)}年{read_integer(int(month))}月{read_integer(int(day))}{day_mark}"
+
+
+def _separated_numbers(text: str) -> str:
+    """Digit groups read as cardinals, the separators between them as short pauses."""
+    return "，".join(read_integer(int(g)) for g in re.findall(r"\d+", text))
 
 
 def _time(m: re.Match[str]) -> str:
@@ -111,6 +126,8 @@ def _time(m: re.Match[str]) -> str:
 def _integer(m: re.Match[str]) -> str:
     value = int(m.group(0).replace(",", ""))
     following = m.string[m.end(): m.end() + 1]
+    if m.string[m.start() - 1: m.start()] == "第":
+        return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
     if value == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE:
         return "兩"
     if following == "年" and len(m.group(0)) == 4:
@@ -121,9 +138,9 @@ def _integer(m: re.Match[str]) -> str:
 _RULES: list[tuple[re.Pattern[str], object]] = [
     (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(?!\d)", re.I), _money),
     (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
-     lambda m: _date(m.group(1), m.group(2), m.group(3), m.group(4) or "號")),
+     lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號")),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
-     lambda m: _date(m.group(3), m.group(2), m.group(1), "號")),
+     lambda m: _date(m, m.group(3), m.group(2), m.group(1), "號")),
     (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _time),
     (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
      lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3))),

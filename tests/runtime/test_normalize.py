@@ -63,3 +63,22 @@ def test_emoji_and_control_characters_are_dropped_silently():
 def test_symbols_without_reading_are_reported():
     _, dropped = normalize("你好§啊")
     assert [d.char for d in dropped] == ["§"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("第2次", "第二次"), ("第2個", "第二個"), ("第2名", "第二名"), ("第12次", "第十二次"),
+    ("我有2個", "我有兩個"),  # the measure-word rule still holds without 第
+])
+def test_a_number_after_di_is_an_ordinal_never_loeng(text, expected):
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2024-02-30", "兩千零二十四[<,>]二[<,>]三十"),
+    ("2024-13-45", "兩千零二十四[<,>]十三[<,>]四十五"),
+    ("30/2/2024", "三十[<,>]二[<,>]兩千零二十四"),
+    ("2023-02-29", "兩千零二十三[<,>]二[<,>]二十九"),
+    ("2024-02-29", "二零二四年二月二十九號"),  # a leap day is a date
+])
+def test_impossible_dates_are_read_as_numbers_not_dates(text, expected):
+    assert han(text) == expected
