@@ -10,6 +10,7 @@ from pathlib import Path
 
 from cantoedge.runtime.fileio import atomic_write, atomic_write_text, file_sha256
 from cantoedge.runtime.graphs import GRAPHS, META_PREFIX, GraphSpec
+from cantoedge.runtime.jyutping import TONES
 from cantoedge.runtime.manifest import load_features, read_manifest
 from cantoedge.runtime.synth import Voice
 
@@ -43,11 +44,18 @@ def calibration_utterances(corpus_dir: Path, limit: int | None = None) -> tuple[
     if not path.exists():
         raise FileNotFoundError(f"no calibration set at {path}: run `cantoedge corpus calib-set --corpus "
                                 f"{corpus_dir}` first")
+    if limit is not None and limit < 1:
+        raise ValueError(f"the calibration limit must be at least 1 utterance, got {limit}")
     ids = json.loads(path.read_text("utf-8"))["ids"][:limit]
     records = {r.id: r for r in read_manifest(corpus_dir)}
     missing = [i for i in ids if i not in records]
     if missing:
         raise ValueError(f"{path} names utterances the corpus lacks: {', '.join(missing[:5])}")
+    uncovered = sorted(set(TONES) - {t for i in ids for t in records[i].tones})
+    if uncovered:
+        raise ValueError(f"the calibration set ({len(ids)} utterances from {path}) never says tone "
+                         f"{', '.join(map(str, uncovered))}: INT8 ranges from it would not cover every tone; "
+                         "calibrate on more utterances (--limit) or rebuild it with `cantoedge corpus calib-set`")
     feats = (load_features(corpus_dir, records[i]) for i in ids)
     return [Utterance(f["tokens"], f["tones"]) for f in feats], str(path)
 

@@ -4,6 +4,7 @@ Q/DQ graphs, the TensorRT caches and the RKNN builds are all derived from it."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -33,11 +34,23 @@ class Ranges:
     graphs: dict[str, GraphRanges]
     version: int = RANGES_VERSION
 
+    def check(self, source: str | Path = "ranges") -> Ranges:
+        """Refuse thresholds that are zero or not finite: they quantise a tensor to nothing (a calibration on
+        no data wrote all zeros, and its INT8 graphs spoke pure silence)."""
+        bad = [(graph, tensor, method) for graph, g in self.graphs.items() for tensor, by in g.amax.items()
+               for method, value in by.items() if not (math.isfinite(value) and value > 0)]
+        if bad:
+            graph, tensor, method = bad[0]
+            raise ValueError(f"{source}: {len(bad)} thresholds are zero or not finite (first: {graph} {tensor} "
+                             f"{method}): the calibration data never reached those activations; calibrate again "
+                             "on more utterances")
+        return self
+
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, sort_keys=True) + "\n"
 
     def save(self, path: Path) -> None:
-        atomic_write_text(Path(path), self.to_json())
+        atomic_write_text(Path(path), self.check(path).to_json())
 
     @classmethod
     def load(cls, path: Path) -> Ranges:
@@ -52,4 +65,4 @@ class Ranges:
             raise ValueError(f"{path} is not a readable cantoedge ranges file: {exc}") from exc
         if ranges.method not in METHODS:
             raise ValueError(f"{path}: unknown method {ranges.method!r}")
-        return ranges
+        return ranges.check(path)

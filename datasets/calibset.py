@@ -8,10 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cantoedge.runtime.jyutping import parse_syllable
+from cantoedge.runtime.jyutping import TONES, parse_syllable
 from cantoedge.runtime.manifest import Record
 
-TONES = tuple(range(1, 7))
 PAIRS = tuple((a, b) for a in TONES for b in TONES)
 
 

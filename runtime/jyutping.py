@@ -22,6 +22,7 @@ RIMES: tuple[str, ...] = (
 )
 SYLLABIC_NASALS = ("m", "ng")
 _RIME_SET = frozenset(RIMES)
+TONES = (1, 2, 3, 4, 5, 6)  # Cantonese's six lexical tones, as Jyutping numbers them
 _SYLLABLE = re.compile(r"([a-z]+)([1-6])")
 
 

@@ -112,3 +112,53 @@ def test_report_compares_every_ptq_build_with_fp32(int8_build, tiny_graphs, tiny
     assert data["sizes"]["ptq-entropy"]["vocoder"] < data["sizes"]["fp32"]["vocoder"]  # int8 weights
     markdown = (out / "int8_report.md").read_text()
     assert markdown == report.markdown() and all(f"| {n} |" in markdown for n in names)
+
+
+def test_an_int8_graph_copied_over_an_fp32_one_is_refused_not_reported_as_fp32(int8_build, tiny_graphs, tmp_path):
+    from cantoedge.runtime.synth import Voice
+
+    build, _, _ = int8_build
+    forged = tmp_path / "forged"
+    shutil.copytree(tiny_graphs, forged)
+    shutil.copy(build.graphs["vocoder"], forged / "vocoder.onnx")
+    with pytest.raises(ValueError, match=r"vocoder.onnx holds an INT8 graph .* not FP32"):
+        Voice(forged, "fp32")
+    shutil.copy(tiny_graphs / "decoder.onnx", forged / "decoder.int8.onnx")
+    for name in ("encoder", "vocoder"):
+        shutil.copy(build.graphs[name], forged / f"{name}.int8.onnx")
+    with pytest.raises(ValueError, match=r"decoder.int8.onnx holds an FP32 graph .* not INT8"):
+        Voice(forged, "int8")
+
+
+def test_ranges_with_zero_or_non_finite_thresholds_are_refused(int8_build, tmp_path):
+    _, _, out = int8_build
+    ranges = Ranges.load(out / RANGES_FILE)
+    tensor = next(iter(ranges.graphs["decoder"].amax))
+    for bad in (0.0, float("nan"), float("inf")):
+        ranges.graphs["decoder"].amax[tensor]["entropy"] = bad
+        with pytest.raises(ValueError, match="zero or not finite"):
+            ranges.save(tmp_path / RANGES_FILE)
+        assert not (tmp_path / RANGES_FILE).exists()
+    text = (out / RANGES_FILE).read_text()
+    data = json.loads(text)
+    for by_method in data["graphs"]["encoder"]["amax"].values():
+        by_method.update(max=0.0, percentile=0.0, entropy=0.0)  # what a calibration on no data wrote
+    (tmp_path / RANGES_FILE).write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="zero or not finite.*calibrate again"):
+        Ranges.load(tmp_path / RANGES_FILE)
+
+
+def test_a_calibration_set_that_misses_a_tone_or_is_empty_is_refused(calib_corpus, tmp_path):
+    from cantoedge.calibrate.int8 import calibration_utterances
+    from cantoedge.runtime.manifest import read_manifest
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(calib_corpus, corpus)
+    lacking = next(r for r in read_manifest(corpus) if not {1, 2, 3, 4, 5, 6} <= set(r.tones))
+    missing = sorted({1, 2, 3, 4, 5, 6} - set(lacking.tones))
+    (corpus / "calib_set.json").write_text(json.dumps({"ids": [lacking.id]}))
+    with pytest.raises(ValueError, match=f"never says tone {', '.join(map(str, missing))}"):
+        calibration_utterances(corpus)
+    for limit in (0, -127):
+        with pytest.raises(ValueError, match="at least 1"):
+            calibration_utterances(calib_corpus, limit)
