@@ -64,3 +64,15 @@ def test_main_job_runs_through_the_installed_entry_point(tmp_path):
                            capture_output=True, text=True, timeout=300)
     assert "0 rendered now, 3 resumed" in again.stdout
     assert len((out / "manifest.jsonl").read_text().splitlines()) == 3
+
+
+def test_errors_and_limits_section_states_the_limits_the_code_enforces():
+    from cantoedge.runtime.audio import LIMIT_CEILING, LIMIT_KNEE
+    from cantoedge.runtime.limits import MAX_TEXT_CHARS, SPEED_MAX, SPEED_MIN
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Errors and limits"):]
+    section = section[: section.index("\n## ", 4)]
+    assert f"1 to {MAX_TEXT_CHARS:,} characters" in section
+    assert f"{SPEED_MIN:g} to {SPEED_MAX:g}" in section and f"{SPEED_MIN:g}..{SPEED_MAX:g}" in section
+    assert f"above {LIMIT_KNEE:g}" in section and f"towards {LIMIT_CEILING:g}" in section
