@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cantoedge.runtime.backends.ort import OrtGraph
+from cantoedge.runtime.backends.ort import OrtRunner
 from cantoedge.runtime.graphs import GRAPHS
 from cantoedge.runtime.synth import Voice
 
@@ -38,16 +38,21 @@ def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray) -> dict[s
 
 def measure(path: Path, spec, feed: dict[str, np.ndarray], threads: int, build: str, repeats: int = 30,
             warmup: int = 3) -> Latency:
-    graph = OrtGraph(path, spec, threads)
+    median, p95 = time_runner(OrtRunner(path, spec, threads), feed, repeats, warmup)
+    return Latency(spec.name, build, threads, median, p95, repeats)
+
+
+def time_runner(runner, feed: dict[str, np.ndarray], repeats: int = 30, warmup: int = 3) -> tuple[float, float]:
+    """Median and p95 milliseconds of one call of ``runner`` on ``feed`` (any backend)."""
     for _ in range(warmup):
-        graph(**feed)
+        runner(**feed)
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        graph(**feed)
+        runner(**feed)
         times.append(time.perf_counter() - start)
     ms = np.asarray(times) * 1e3
-    return Latency(spec.name, build, threads, float(np.median(ms)), float(np.percentile(ms, 95)), repeats)
+    return float(np.median(ms)), float(np.percentile(ms, 95))
 
 
 def benchmark(builds: dict[str, tuple[Path, str]], feeds: dict[str, dict[str, np.ndarray]],

@@ -11,7 +11,8 @@ import numpy as np
 
 from .alignment import SyllableTime, syllable_times
 from .audio import AUDIO, soft_limit
-from .backends.ort import OrtGraph
+from .backends.base import Runner
+from .backends.ort import OrtRunner
 from .chunks import Window, windows
 from .excitation import VOICING_LEAD, vocoder_pitch
 from .frontend import Frontend, G2PResult
@@ -59,7 +60,9 @@ class Utterance:
 
 
 class Voice:
-    """The three graphs of one precision from a graph directory, checked to belong together."""
+    """The three graphs of one voice on runners of any backend, checked to belong together. ``Voice(dir,
+    precision)`` opens exported ONNX graphs with onnxruntime; ``Voice.load(dir)`` opens a built folder
+    (`cantoedge build`) with the backend it was built for."""
 
     def __init__(self, graph_dir: Path, precision: str = "fp32", threads: int | None = None,
                  frontend: Frontend | None = None, float_graphs_allowed: bool = False):
@@ -69,24 +72,57 @@ class Voice:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
         graph_dir = Path(graph_dir)
         allowed = (precision, "fp32") if float_graphs_allowed else (precision,)
-        self.encoder = OrtGraph(graph_dir / ENCODER.filename(precision), ENCODER, threads, allowed)
-        self.decoder = OrtGraph(graph_dir / DECODER.filename(precision), DECODER, threads, allowed)
-        self.vocoder = OrtGraph(graph_dir / VOCODER.filename(precision), VOCODER, threads, allowed)
-        enc, dec, voc = self.encoder.info, self.decoder.info, self.vocoder.info
+        self._attach(*(OrtRunner(graph_dir / spec.filename(precision), spec, threads, allowed)
+                       for spec in (ENCODER, DECODER, VOCODER)), str(graph_dir), frontend)
+        self.precision = precision
+
+    @classmethod
+    def from_runners(cls, encoder: Runner, decoder: Runner, vocoder: Runner, source: str = "voice",
+                     frontend: Frontend | None = None) -> Voice:
+        """A voice on runners already loaded (any backend)."""
+        voice = cls.__new__(cls)
+        voice._attach(encoder, decoder, vocoder, source, frontend)
+        voice.precision = decoder.precision
+        return voice
+
+    @classmethod
+    def load(cls, folder: Path, backend: str = "auto", threads: int | None = None,
+             frontend: Frontend | None = None) -> Voice:
+        """A built folder (`cantoedge build`), its manifest verified, on ``backend`` (auto: the folder's own)."""
+        from .backends.loading import open_runners
+
+        manifest, runners = open_runners(Path(folder), backend, threads)
+        voice = cls.from_runners(runners["encoder"], runners["decoder"], runners["vocoder"], str(folder), frontend)
+        voice.precision = manifest.precision
+        return voice
+
+    def _attach(self, encoder: Runner, decoder: Runner, vocoder: Runner, source: str,
+                frontend: Frontend | None) -> None:
+        self.encoder, self.decoder, self.vocoder = encoder, decoder, vocoder
+        enc, dec, voc = encoder.info, decoder.info, vocoder.info
         if enc.checkpoint_sha256 != dec.checkpoint_sha256:
-            raise ValueError(f"{graph_dir}: encoder and decoder come from different checkpoints")
+            raise ValueError(f"{source}: encoder and decoder come from different checkpoints")
         inventory = load_inventory().version
         for info in (enc, dec, voc):
             if info.inventory_version != inventory:
-                raise ValueError(f"{graph_dir}: the {info.graph} graph uses token inventory "
+                raise ValueError(f"{source}: the {info.graph} graph uses token inventory "
                                  f"v{info.inventory_version}, this runtime has v{inventory}")
             if info.audio != audio_params():
-                raise ValueError(f"{graph_dir}: the {info.graph} graph was built for other audio parameters")
+                raise ValueError(f"{source}: the {info.graph} graph was built for other audio parameters")
         if dec.chunk_frames != voc.chunk_frames:
-            raise ValueError(f"{graph_dir}: decoder and vocoder chunks differ ({dec.chunk_frames}, {voc.chunk_frames})")
+            raise ValueError(f"{source}: decoder and vocoder chunks differ ({dec.chunk_frames}, {voc.chunk_frames})")
         self.chunk = dec.chunk_frames
         self.max_tokens = max_tokens(enc.model)
         self._frontend = frontend
+
+    @property
+    def backends(self) -> dict[str, str]:
+        """Which backend runs each graph (an RKNN folder keeps its encoder on onnxruntime)."""
+        return {r.spec.name: r.backend for r in (self.encoder, self.decoder, self.vocoder)}
+
+    def close(self) -> None:
+        for runner in (self.encoder, self.decoder, self.vocoder):
+            runner.close()
 
     @property
     def frontend(self) -> Frontend:

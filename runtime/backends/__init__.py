@@ -1,1 +1,1 @@
-"""Inference backends for the exported graphs: each loads one graph file and runs it on numpy arrays."""
+"""Inference backends: a loader and a runner per backend (onnxruntime, TensorRT, RKNN), one small interface."""

@@ -1,0 +1,120 @@
+"""A built folder a runner must refuse: missing, truncated or foreign files, a manifest from another
+toolkit or platform, another graph contract, another voice's engine. One clear error naming the file and
+the rebuild, never a traceback or garbled audio."""
+
+import json
+import shutil
+
+import pytest
+
+from cantoedge.runtime.enginefolder import MANIFEST_FILE, EngineFolderError, EngineManifest
+from cantoedge.runtime.synth import Voice
+
+
+@pytest.fixture()
+def folder(ort_voice_folders, tmp_path):
+    dst = tmp_path / "voice"
+    shutil.copytree(ort_voice_folders["int8"], dst)
+    return dst
+
+
+def edit_manifest(folder, change):
+    path = folder / MANIFEST_FILE
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def test_a_folder_without_a_manifest_says_what_it_is_and_how_to_make_one(tiny_graphs, tmp_path):
+    with pytest.raises(EngineFolderError, match="use --graphs"):
+        Voice.load(tiny_graphs)
+    with pytest.raises(EngineFolderError, match="cantoedge build"):
+        Voice.load(tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "foreign", "delete"])
+def test_a_damaged_or_replaced_file_is_named_with_the_rebuild(folder, tiny_graphs, damage):
+    target = folder / "vocoder.onnx"
+    if damage == "truncate":
+        target.write_bytes(target.read_bytes()[:1000])
+    elif damage == "foreign":
+        shutil.copy(tiny_graphs / "vocoder.onnx", target)  # a real graph, but not the one built
+    else:
+        target.unlink()
+    with pytest.raises(EngineFolderError, match=r"vocoder\.onnx .*cantoedge build --target ort --precision int8"):
+        Voice.load(folder)
+
+
+def test_a_graph_of_another_contract_is_refused(folder):
+    def older(data):
+        data["graphs"]["decoder"]["metadata"]["cantoedge.graph_version"] = "1"
+
+    edit_manifest(folder, older)
+    with pytest.raises(EngineFolderError, match="another graph contract.*graph version 1"):
+        Voice.load(folder)
+
+
+def test_inputs_that_differ_from_the_contract_are_refused(folder):
+    def renamed(data):
+        data["graphs"]["vocoder"]["inputs"][2]["name"] = "excitation"
+
+    edit_manifest(folder, renamed)
+    with pytest.raises(EngineFolderError, match=r"vocoder graph takes \('mel', 'f0', 'excitation'\)"):
+        Voice.load(folder)
+
+
+def test_another_voices_engine_copied_in_is_refused(folder):
+    def other_voice(data):
+        data["graphs"]["decoder"]["metadata"]["cantoedge.checkpoint_sha256"] = "0" * 64
+
+    edit_manifest(folder, other_voice)
+    with pytest.raises(EngineFolderError, match="different checkpoints"):
+        Voice.load(folder)
+
+
+def test_an_unreadable_or_future_manifest_is_refused(folder):
+    (folder / MANIFEST_FILE).write_text("{not json")
+    with pytest.raises(EngineFolderError, match="not a cantoedge engine manifest"):
+        Voice.load(folder)
+    (folder / MANIFEST_FILE).write_text(json.dumps({"version": 99}))
+    with pytest.raises(EngineFolderError, match="manifest version 99"):
+        EngineManifest.load(folder)
+
+
+def test_a_backend_that_cannot_run_the_folder_says_which_build_it_needs(folder):
+    with pytest.raises(EngineFolderError, match="holds ort engines; --backend rknn needs .*--target rknn"):
+        Voice.load(folder, backend="rknn")
+    with pytest.raises(ValueError, match="--backend must be one of"):
+        Voice.load(folder, backend="cuda")
+
+
+def test_tensorrt_engines_from_another_version_or_gpu_are_refused(monkeypatch):
+    import types
+
+    from cantoedge.runtime.backends import trt
+
+    monkeypatch.setattr(trt, "import_trt", lambda: types.SimpleNamespace(__version__="10.3.0"))
+    monkeypatch.setattr(trt, "compute_capability", lambda: "sm_87")
+    trt.check_toolkit({"version": "10.3.0"}, "sm_87", "v")  # the same: accepted
+    with pytest.raises(EngineFolderError, match="built with TensorRT 8.5.2; this machine has 10.3.0"):
+        trt.check_toolkit({"version": "8.5.2"}, "sm_87", "v")
+    with pytest.raises(EngineFolderError, match="built for a sm_72 GPU; this one is sm_87"):
+        trt.check_toolkit({"version": "10.3.0"}, "sm_72", "v")
+
+
+def test_a_missing_backend_names_the_extra_to_install(monkeypatch):
+    import builtins
+
+    from cantoedge.runtime.backends import trt
+    from cantoedge.runtime.backends.base import BackendMissingError
+
+    real_import = builtins.__import__
+
+    def no_tensorrt(name, *args, **kwargs):
+        if name == "tensorrt":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_tensorrt)
+    with pytest.raises(BackendMissingError, match=r"pip install 'cantoedge\[trt\]'"):
+        trt.import_trt()
