@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import (
+    build_cmd,
     calibrate_cmd,
     corpus_cmd,
     evaluate_cmd,
@@ -20,8 +21,8 @@ from . import (
     train_cmd,
 )
 
-COMMANDS = (g2p_cmd, corpus_cmd, train_cmd, evaluate_cmd, synth_torch_cmd, export_cmd, calibrate_cmd, say_cmd,
-            regress_cmd)
+COMMANDS = (g2p_cmd, corpus_cmd, train_cmd, evaluate_cmd, synth_torch_cmd, export_cmd, calibrate_cmd, build_cmd,
+            say_cmd, regress_cmd)
 
 
 def _add_common_options(parser: argparse.ArgumentParser, top: bool) -> None:

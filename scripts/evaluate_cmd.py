@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cantoedge.runtime.manifest import SPLITS
 
-from .validate import existing_dir, existing_file, int_in, output_file
+from .validate import existing_dir, existing_file, int_in, named_path, output_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Reference audio vs vocoder resynthesis vs each acoustic model through the "
                                    "vocoder: mel L1, MCD, tone-band error, F0 RMSE (aligned with the reference "
                                    "durations) and tone accuracy (free-running); medians and p95.")
-    p.add_argument("--model", action="append", required=True, metavar="NAME=PATH",
+    p.add_argument("--model", action="append", required=True, metavar="NAME=PATH", type=named_path("file"),
                    help="an acoustic model to score, e.g. teacher=runs/teacher/model.safetensors (repeatable)")
     p.add_argument("--vocoder", required=True, type=existing_file, help="vocoder .safetensors")
     p.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
@@ -33,12 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.synth import TorchVoice
     from cantoedge.runtime.fileio import atomic_write_text
 
-    models = {}
-    for item in args.model:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise ValueError(f"--model takes NAME=PATH, got {item!r}")
-        models[name] = Path(path)
+    models = {name: Path(path) for name, path in args.model}
     results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
                        progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"))
     print(markdown_table(results))

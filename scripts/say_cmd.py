@@ -1,4 +1,5 @@
-"""``cantoedge say``: speak with the exported graphs through onnxruntime (device side: no torch)."""
+"""``cantoedge say``: speak with a built voice folder (any backend) or exported graphs (onnxruntime); device
+side: no torch, nothing from the build side."""
 
 from __future__ import annotations
 
@@ -9,32 +10,63 @@ from pathlib import Path
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
 
 from .speech_args import add_speech_arguments, check_outputs, save_speech
-from .validate import graph_dir, int_in, max_threads
+from .validate import existing_dir, graph_dir, int_in, max_threads
+
+BACKENDS = ("auto", "ort", "trt", "rknn")  # runtime/backends/loading.py checks the same names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("say", help="speak Cantonese text with the exported graphs (device side, onnxruntime)",
+    p = sub.add_parser("say", help="speak Cantonese text with a built voice folder or the exported graphs",
                        description="Frontend -> encoder -> length regulator (numpy) -> decoder and vocoder over "
-                                   "128-frame windows joined seamlessly, through onnxruntime only. Nothing is "
-                                   "written unless synthesis succeeds; the WAV and its --alignment appear together.")
+                                   "128-frame windows joined seamlessly. --voice DIR speaks with a folder from "
+                                   "`cantoedge build` on its backend (onnxruntime, TensorRT, or RKNN: the NPU on a "
+                                   "board, the simulator on a build host); --graphs speaks with exported graphs "
+                                   "through onnxruntime. Nothing is written unless synthesis succeeds; the WAV and "
+                                   "its --alignment appear together.")
     add_speech_arguments(p)
-    p.add_argument("--graphs", default=DEFAULT_GRAPH_DIR, type=graph_dir,
-                   help=f"graph directory (default {DEFAULT_GRAPH_DIR})")
-    p.add_argument("--precision", choices=["fp32", "int8"], default="fp32", help="which graphs (default fp32)")
+    p.add_argument("--voice", type=existing_dir, help="a built voice folder (`cantoedge build --out DIR`)")
+    p.add_argument("--backend", choices=BACKENDS, default="auto",
+                   help="with --voice: auto (the folder's own target), ort, trt or rknn")
+    p.add_argument("--graphs", type=graph_dir,
+                   help=f"exported graph folder, run with onnxruntime (default {DEFAULT_GRAPH_DIR}, when no --voice)")
+    p.add_argument("--precision", choices=["fp32", "int8"],
+                   help="with --graphs: which graphs (default fp32; a --voice folder has its own)")
     p.add_argument("--threads", type=int_in(1, max_threads()),
                    help=f"onnxruntime intra-op threads, 1..{max_threads()} (the cores here; default: its own choice)")
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from cantoedge.runtime.audio import AUDIO
+def open_voice(args: argparse.Namespace):
+    """The voice the options name: a built folder, or a graph folder with a precision."""
     from cantoedge.runtime.synth import Voice
 
+    if args.voice:
+        if args.graphs or args.precision:
+            raise ValueError("--voice is a built folder with its own precision: give --voice, or --graphs with "
+                             "--precision, not both")
+        voice = Voice.load(Path(args.voice), args.backend, args.threads)
+        return voice, voice.precision
+    if args.backend not in ("auto", "ort"):
+        raise ValueError(f"--backend {args.backend} runs a built folder: give --voice DIR (`cantoedge build`)")
+    graphs = Path(args.graphs or DEFAULT_GRAPH_DIR)
+    if not graphs.is_dir():
+        raise ValueError(f"no graph folder at {graphs}: make one with `cantoedge export`, or give --voice DIR")
+    precision = args.precision or "fp32"
+    return Voice(graphs, precision, args.threads), precision
+
+
+def run(args: argparse.Namespace) -> int:
+    from cantoedge.runtime.audio import AUDIO
+
     check_outputs(args)
-    voice = Voice(Path(args.graphs), args.precision, args.threads)
-    _ = voice.frontend  # load the lexicon before the clock starts: RTF is synthesis time
-    start = time.perf_counter()
-    speech = voice.speak(args.text, args.speed)
-    rtf = (time.perf_counter() - start) / (speech.audio.size / AUDIO.sample_rate)
-    save_speech(args, speech, f" ({args.precision}, RTF {rtf:.3f})")
+    voice, precision = open_voice(args)
+    try:
+        _ = voice.frontend  # load the lexicon before the clock starts: RTF is synthesis time
+        start = time.perf_counter()
+        speech = voice.speak(args.text, args.speed)
+        rtf = (time.perf_counter() - start) / (speech.audio.size / AUDIO.sample_rate)
+    finally:
+        voice.close()
+    backends = "+".join(dict.fromkeys(voice.backends.values()))
+    save_speech(args, speech, f" ({backends} {precision}, RTF {rtf:.3f})")
     return 0

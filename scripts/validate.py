@@ -117,3 +117,21 @@ def output_dir(text: str) -> str:
     if problem:
         raise argparse.ArgumentTypeError(f"{text}: {problem}")
     return text
+
+
+def named_path(must_exist: str | None = None) -> Callable[[str], tuple[str, str]]:
+    """An argparse type: NAME=PATH, e.g. teacher=runs/teacher/model.safetensors; ``must_exist`` 'file' or
+    'dir' also checks the path."""
+
+    def parse(text: str) -> tuple[str, str]:
+        name, sep, path = text.partition("=")
+        if not sep or not name or not path:
+            raise argparse.ArgumentTypeError(f"takes NAME=PATH, got {text!r}")
+        if must_exist == "file":
+            existing_file(path)
+        elif must_exist == "dir":
+            existing_dir(path)
+        return name, path
+
+    parse.__name__ = "NAME=PATH"
+    return parse

@@ -103,3 +103,24 @@ def calib_corpus(tiny_corpus, tmp_path_factory) -> Path:
     chosen = select([r for r in read_manifest(corpus) if r.split == "train"], 4)
     (corpus / "calib_set.json").write_text(json.dumps(chosen.to_json()))
     return corpus
+
+
+@pytest.fixture(scope="session")
+def tiny_int8_graphs(tiny_graphs, calib_corpus, tmp_path_factory) -> Path:
+    """A graph folder as `cantoedge export` + `cantoedge calibrate` leave it: FP32 and INT8 graphs, the ranges
+    file and the TensorRT caches."""
+    from cantoedge.calibrate.int8 import calibrate_voice
+
+    folder = tmp_path_factory.mktemp("graphs-int8") / "voice"
+    shutil.copytree(tiny_graphs, folder)
+    calibrate_voice(folder, calib_corpus, folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def ort_voice_folders(tiny_int8_graphs, tmp_path_factory) -> dict[str, Path]:
+    """`cantoedge build --target ort` folders of the tiny voice, FP32 and INT8."""
+    from cantoedge.engines.ort import build_ort
+
+    root = tmp_path_factory.mktemp("built")
+    return {p: (build_ort(tiny_int8_graphs, p, root / f"ort-{p}"), root / f"ort-{p}")[1] for p in ("fp32", "int8")}

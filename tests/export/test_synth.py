@@ -50,8 +50,9 @@ def test_evaluation_table_covers_reference_vocoder_and_models(teacher_run, tiny_
 def test_evaluate_needs_name_equals_path(tmp_path, capsys):
     vocoder = tmp_path / "v.safetensors"
     vocoder.write_bytes(b"")
-    assert main(["evaluate", "--model", "teacher", "--vocoder", str(vocoder), "--corpus", str(tmp_path)]) == 1
-    assert "NAME=PATH" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["evaluate", "--model", "teacher", "--vocoder", str(vocoder), "--corpus", str(tmp_path)])
+    assert exit_.value.code == 2 and "NAME=PATH" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("speed", ["0", "-1", "100", "nan"])

@@ -1,0 +1,140 @@
+"""RKNN target (Rockchip RK3588 NPU): the decoder and vocoder converted by rknn-toolkit2 in its own virtual
+environment (scripts/rknn_env.sh), the encoder kept on the CPU through onnxruntime.
+
+Decisions, with the measurements behind them (DESIGN.md, rknn-toolkit2 2.5.0):
+- The project's Q/DQ graphs are rejected by the toolkit, so INT8 builds calibrate with RKNN's own quantiser,
+  fed the same tone-balanced calibration set (the decoder windows the device really runs).
+- The vocoder ships FP16 in every build: each INT8 variant collapses (SNR < 0 dB) in its harmonic source.
+- The encoder stays on onnxruntime: `dynamic_input` accepts only the exact listed token lengths, and the
+  encoder is about 0.4 ms of a 17 ms window (2.5 %); a padded-length encoder would need graph contract v3.
+- Fixed batch 1; graph inputs stay float32 on the caller's side (the runtime quantises them with the model's
+  input scale in INT8 builds).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from cantoedge.runtime.backends import rknn_worker
+from cantoedge.runtime.backends.rknn import rknn_python
+from cantoedge.runtime.enginefolder import EngineManifest
+from cantoedge.runtime.fileio import file_sha256
+from cantoedge.runtime.graphs import DECODER, ENCODER, VOCODER, GraphInfo, window_frames
+
+from .manifest import graph_entry, input_hashes, onnx_metadata, write_manifest
+from .sources import find_sources
+from .staging import staged_folder
+
+CALIB_WINDOWS = 64  # decoder windows fed to RKNN's quantiser (from the calibration set, in order)
+INT8_DTYPES = ("w8a8", "w16a16i", "w16a16i_dfp")  # what rk3588 accepts; w8a16 is not supported
+
+
+def fixed_shapes(spec_name: str, info: GraphInfo, dim: int, n_mels: int, hop: int) -> dict[str, list[int]]:
+    """Batch-1 shapes of every input and output of one window (the NPU runs fixed shapes)."""
+    w = window_frames(info.context, info.chunk_frames)
+    chunk = info.chunk_frames
+    if spec_name == DECODER.name:
+        return {"frames": [1, w, dim], "position": [1, w], "mel": [1, n_mels, chunk], "f0": [1, chunk]}
+    return {"mel": [1, n_mels, w], "f0": [1, w], "phase": [1, w], "audio": [1, chunk * hop]}
+
+
+def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dataset: str | None) -> dict:
+    config = {"target_platform": rknn_worker.TARGET_PLATFORM, "float_dtype": "float16", "optimization_level": 3}
+    if quantise:
+        config.update(quantized_dtype=dtype, quantized_algorithm="normal", quantized_method="channel")
+    return {"config": config,
+            "load": {"inputs": list(spec.inputs), "input_size_list": [shapes[n] for n in spec.inputs]},
+            "build": {"do_quantization": quantise, **({"dataset": dataset} if dataset else {})}}
+
+
+def write_dataset(work: Path, feeds: list[dict[str, np.ndarray]], names: tuple[str, ...]) -> str:
+    """RKNN's dataset list: one line per sample, its inputs' .npy files in the contract's order."""
+    folder = work / "rknn_calib"
+    folder.mkdir()
+    lines = []
+    for i, feed in enumerate(feeds[:CALIB_WINDOWS]):
+        files = []
+        for name in names:  # the toolkit reads them relative to the list's own folder
+            file = f"decoder_{i:04d}_{name}.npy"
+            np.save(folder / file, np.ascontiguousarray(feed[name], dtype=np.float32))
+            files.append(file)
+        lines.append(" ".join(files))
+    (folder / "dataset.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return "rknn_calib/dataset.txt"
+
+
+def calibration_feeds(graph_dir: Path, corpus: Path) -> list[dict[str, np.ndarray]]:
+    """The decoder windows the device runs for the tone-balanced calibration set (FP32 encoder)."""
+    from cantoedge.calibrate.collect import graph_inputs
+    from cantoedge.calibrate.int8 import calibration_utterances
+    from cantoedge.runtime.synth import Voice
+
+    utterances, _ = calibration_utterances(corpus)
+    return graph_inputs(Voice(graph_dir, "fp32", threads=1), utterances)["decoder"]
+
+
+def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None = None, int8_dtype: str = "w8a8",
+               log=print) -> EngineManifest:
+    import onnx
+
+    if precision == "fp32":
+        raise ValueError("the RK3588 NPU computes in fp16 or int8: use --precision fp16 or int8")
+    if int8_dtype not in INT8_DTYPES:
+        raise ValueError(f"--rknn-dtype must be one of {', '.join(INT8_DTYPES)} (rk3588 has no w8a16)")
+    python = rknn_python()
+    if python is None:
+        raise RuntimeError("rknn-toolkit2 runs in its own environment: create it with `bash scripts/rknn_env.sh` "
+                           "(about 2 minutes, 5.6 GB) or set $CANTOEDGE_RKNN_PYTHON to its python")
+    sources = find_sources(graph_dir, "fp32", qdq=False)
+    feeds = calibration_feeds(graph_dir, corpus) if precision == "int8" else []
+    models = {name: onnx.load(str(path)) for name, path in sources.graphs.items()}
+    with staged_folder(out) as work:
+        shutil.copyfile(sources.graphs[ENCODER.name], work / "encoder.onnx")
+        (work / "sim").mkdir()
+        job: dict = {"folder": str(work), "graphs": {}}
+        for spec in (DECODER, VOCODER):
+            info = GraphInfo.from_metadata(onnx_metadata(models[spec.name]), sources.graphs[spec.name])
+            dim = [d.dim_value for d in models[spec.name].graph.input[0].type.tensor_type.shape.dim][-1]
+            shapes = fixed_shapes(spec.name, info, dim, info.audio["n_mels"], info.audio["hop_length"])
+            quantise = precision == "int8" and spec is DECODER
+            dataset = write_dataset(work, feeds, spec.inputs) if quantise else None
+            shutil.copyfile(sources.graphs[spec.name], work / "sim" / f"{spec.name}.onnx")
+            job["graphs"][spec.name] = {"source": f"sim/{spec.name}.onnx", "file": f"{spec.name}.rknn",
+                                        "settings": settings(spec, shapes, quantise, int8_dtype, dataset),
+                                        "shapes": shapes, "precision": int8_dtype if quantise else "fp16"}
+        (work / "rknn_job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
+        log(f"rknn: converting the decoder ({precision}) and the vocoder (fp16) with {python}")
+        with open(work / "rknn_build.log", "wb") as build_log:
+            proc = subprocess.run([str(python), rknn_worker.__file__, "build", str(work / "rknn_job.json")],
+                                  stdout=subprocess.PIPE, stderr=build_log, timeout=3600)
+        if proc.returncode != 0:
+            tail = (work / "rknn_build.log").read_text("utf-8", "replace").strip().splitlines()[-5:]
+            raise RuntimeError("rknn-toolkit2 failed: " + " | ".join(tail))
+        result = json.loads(proc.stdout.decode().strip().splitlines()[-1])
+        entries = {ENCODER.name: graph_entry(work, "encoder.onnx", "ort", "fp32", models[ENCODER.name],
+                                             build={"why": "RKNN's dynamic_input runs only the exact listed token "
+                                                           "lengths; the encoder is ~2.5 % of synthesis time"})}
+        for spec in (DECODER, VOCODER):
+            g = job["graphs"][spec.name]
+            entries[spec.name] = graph_entry(
+                work, g["file"], "rknn", "int8" if g["settings"]["build"]["do_quantization"] else "fp16",
+                models[spec.name], shapes={"fixed": g["shapes"]}, build=g["settings"], source=g["source"],
+                source_sha256=file_sha256(work / g["source"]))
+        notes = ["encoder on onnxruntime (CPU): RKNN's dynamic_input takes only the exact listed lengths",
+                 "vocoder FP16: every INT8 build of its harmonic source collapses (SNR < 0 dB, DESIGN.md)",
+                 "simulator: rknn-toolkit2 cannot simulate a loaded .rknn file, so it rebuilds each model from "
+                 "sim/<graph>.onnx with these settings; the board runs the .rknn files"]
+        if precision == "int8":
+            notes.append(f"decoder {int8_dtype}: RKNN's own quantiser (the toolkit rejects the project's Q/DQ "
+                         f"graphs) calibrated on {min(len(feeds), CALIB_WINDOWS)} decoder windows of the "
+                         "tone-balanced calibration set; the project's ranges file is not used by this target")
+        manifest = EngineManifest(target="rknn", precision=precision, platform=rknn_worker.TARGET_PLATFORM,
+                                  toolkit={"name": "rknn-toolkit2", "version": result["toolkit"]},
+                                  inputs=input_hashes(sources.files()), graphs=entries, notes=notes)
+        write_manifest(work, manifest)
+    return manifest
