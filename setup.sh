@@ -44,3 +44,10 @@ fi
 .venv/bin/cantoedge export --out build/voice
 .venv/bin/cantoedge calibrate --onnx build/voice --corpus data/corpus --fallback export/voice/fallback.json
 .venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --graphs build/voice --precision int8 -o build/hello.wav
+# 4. The device folders: onnxruntime (INT8) and RK3588 (FP16 decoder and vocoder, converted by rknn-toolkit2 in
+#    its own environment, .venv-rknn) — each speaks the sentence, the RKNN one through the PC simulator.
+.venv/bin/cantoedge build --target ort --precision int8 --graphs build/voice --out build/voice-ort
+.venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --voice build/voice-ort -o build/hello-ort.wav
+bash scripts/rknn_env.sh
+.venv/bin/cantoedge build --target rknn --precision fp16 --graphs build/voice --out build/voice-rknn
+.venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --voice build/voice-rknn -o build/hello-rknn.wav

@@ -121,8 +121,9 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
                                                            "lengths; the encoder is ~2.5 % of synthesis time"})}
         for spec in (DECODER, VOCODER):
             g = job["graphs"][spec.name]
-            entries[spec.name] = graph_entry(
-                work, g["file"], "rknn", "int8" if g["settings"]["build"]["do_quantization"] else "fp16",
+            quantised = g["settings"]["build"]["do_quantization"]
+            entries[spec.name] = graph_entry(  # a 16-bit quantised decoder says so: w16a16i_dfp is not int8
+                work, g["file"], "rknn", ("int8" if int8_dtype == "w8a8" else int8_dtype) if quantised else "fp16",
                 models[spec.name], shapes={"fixed": g["shapes"]}, build=g["settings"], source=g["source"],
                 source_sha256=file_sha256(work / g["source"]))
         notes = ["encoder on onnxruntime (CPU): RKNN's dynamic_input takes only the exact listed lengths",

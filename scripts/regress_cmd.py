@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cantoedge.runtime.manifest import SPLITS
 
-from .validate import existing_dir, existing_file, int_in, output_file
+from .validate import existing_dir, existing_file, int_in, named_path, output_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,6 +34,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--classifier", type=existing_file, help="classifier file (default: the bundled one)")
     e.add_argument("--json", action="store_true", help="print the full report as JSON")
     e.set_defaults(run=_tone_eval)
+
+    g = rs.add_parser("engines", help="accuracy and window time of built voice folders against the FP32 graphs",
+                      description="Each --voice folder (`cantoedge build`, any backend) against the FP32 ONNX "
+                                  "graphs on held-out utterances: tone-band error, F0 RMSE, tone accuracy, mel L1 "
+                                  "(medians and p95), and the time of one decoder and vocoder window on its "
+                                  "backend. Writes a Markdown table (and JSON beside it).")
+    g.add_argument("--voice", action="append", required=True, metavar="NAME=DIR", type=named_path("dir"),
+                   help="a built folder to score, e.g. rknn-fp16=build/voice-rknn (repeatable)")
+    g.add_argument("--reference", default="build/voice", type=existing_dir,
+                   help="the FP32 graphs (default build/voice)")
+    g.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
+    g.add_argument("--split", default="test", choices=SPLITS, help="split (default test)")
+    g.add_argument("--limit", type=int_in(1), default=50, help="utterances, >= 1 (default 50)")
+    g.add_argument("--threads", type=int_in(1, 64), default=1, help="onnxruntime threads, 1..64 (default 1)")
+    g.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
+    g.set_defaults(run=_engines)
 
 
 def _default_classifier_path() -> Path:
@@ -67,4 +83,22 @@ def _tone_eval(args: argparse.Namespace) -> int:
     print("| tone | " + " | ".join(str(t) for t in report.per_tone) + " |")
     print("|---" * (len(report.per_tone) + 1) + "|")
     print("| accuracy | " + " | ".join(f"{100 * v:.1f} %" for v in report.per_tone.values()) + " |")
+    return 0
+
+
+def _engines(args: argparse.Namespace) -> int:
+    from cantoedge.regression.engine_report import engine_report, markdown, to_json
+    from cantoedge.runtime.fileio import atomic_write_all
+
+    folders = {name: Path(path) for name, path in args.voice}
+    rows = engine_report(Path(args.reference), folders, Path(args.corpus), args.split, args.limit,
+                         threads=args.threads)
+    table = markdown(rows)
+    print(table)
+    if args.out:
+        out = Path(args.out)
+        data = to_json(rows)
+        atomic_write_all([(out, lambda tmp: Path(tmp).write_text(table, encoding="utf-8")),
+                          (out.with_suffix(".json"), lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))])
+        print(f"table: {out}, {out.with_suffix('.json')}")
     return 0

@@ -28,24 +28,35 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 
 def main_job() -> list[list[str]]:
-    """setup.sh's main job: its cantoedge invocations after the install step."""
+    """setup.sh's main job: its commands after the install step."""
     lines = [ln for ln in (ROOT / "setup.sh").read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     start = lines.index('[ "$install_only" = 1 ] && exit 0')
     return [shlex.split(ln) for ln in lines[start + 1:]]
 
 
-def test_setup_command_is_valid_and_its_main_job_ends_by_speaking_int8():
+def test_setup_command_is_valid_and_its_main_job_ends_by_speaking_int8(tmp_path, monkeypatch):
     assert readme_commands()["setup"] == "bash setup.sh"
     subprocess.run(["bash", "-n", str(ROOT / "setup.sh")], check=True)
     job = main_job()
     assert job[0] == [".venv/bin/cantoedge", "corpus", "build", "--out", "data/corpus"]
+    # the options name paths that earlier steps make; the parser checks that inputs exist, so lay them out
+    monkeypatch.chdir(tmp_path)
+    for folder in ("data/corpus", "build/voice", "build/voice-ort", "build/voice-rknn", "export/voice"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "export/voice/fallback.json").write_text("{}")
     parser = build_parser()
-    for argv in job:  # every step is a valid cantoedge invocation
-        assert argv[0] == ".venv/bin/cantoedge"
+    cantoedge = [argv for argv in job if argv[0] == ".venv/bin/cantoedge"]
+    assert [argv for argv in job if argv[0] != ".venv/bin/cantoedge"] == [["bash", "scripts/rknn_env.sh"]]
+    for argv in cantoedge:  # every other step is a valid cantoedge invocation
         parser.parse_args(argv[1:])
-    assert [a[1] for a in job] == ["corpus", "corpus", "export", "calibrate", "say"]
-    assert job[-1][job[-1].index("--precision") + 1] == "int8"
-    assert job[-1][job[-1].index("--graphs") + 1] == job[2][job[2].index("--out") + 1]  # says what was exported
+    assert [a[1] for a in cantoedge] == ["corpus", "corpus", "export", "calibrate", "say", "build", "say", "build",
+                                         "say"]
+    speak = cantoedge[4]
+    assert speak[speak.index("--precision") + 1] == "int8"
+    assert speak[speak.index("--graphs") + 1] == cantoedge[2][cantoedge[2].index("--out") + 1]  # what was exported
+    for build, say in ((cantoedge[5], cantoedge[6]), (cantoedge[7], cantoedge[8])):  # each built folder speaks
+        assert say[say.index("--voice") + 1] == build[build.index("--out") + 1]
+    assert {b[b.index("--target") + 1] for b in (cantoedge[5], cantoedge[7])} == {"ort", "rknn"}
     help_text = subprocess.run(["bash", str(ROOT / "setup.sh"), "--help"], capture_output=True, text=True,
                                check=True).stdout
     assert "--install-only" in help_text
