@@ -10,8 +10,8 @@ from cantoedge.regression.engine_report import engine_report, markdown
 
 @pytest.fixture(scope="module")
 def rows(ort_voice_folders, tiny_int8_graphs, tiny_corpus):
-    return engine_report(tiny_int8_graphs, {"ort-fp32": ort_voice_folders["fp32"], "ort-int8": ort_voice_folders["int8"]},
-                         tiny_corpus, split="val", limit=3, repeats=2)
+    folders = {"ort-fp32": ort_voice_folders["fp32"], "ort-int8": ort_voice_folders["int8"]}
+    return engine_report(tiny_int8_graphs, folders, tiny_corpus, split="val", limit=3, repeats=2)
 
 
 def test_a_folder_built_from_the_fp32_graphs_matches_them(rows):
