@@ -85,3 +85,23 @@ def pycantonese_predictor() -> Callable[[str], list[str | None]]:
         return out
 
     return predict
+
+
+def compile_tojyutping() -> str:
+    """ToJyutping's trie as the flat file runtime/dictionary.py reads: every word with a value, and each of its
+    characters' readings as ToJyutping itself gives them for that word (so multi-syllable characters and
+    words match exactly)."""
+    import ToJyutping
+    from ToJyutping import Trie
+
+    lines = []
+    stack = [("", Trie.root)]
+    while stack:
+        key, node = stack.pop()
+        if node.v and key:
+            readings = [r or "" for _, r in ToJyutping.get_jyutping_list(key)]
+            lines.append(f"{key}\t{','.join(readings)}")
+        stack.extend((key + ch, child) for ch, child in node.items())
+    header = (f"# ToJyutping {ToJyutping.__version__} (BSD-2-Clause, (c) its authors) word dictionary, compiled for "
+              "fast loading: word<TAB>per-character readings.\n# Regenerate with: cantoedge corpus g2p-dict\n")
+    return header + "".join(line + "\n" for line in sorted(lines))

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .dictionary import base_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
 from .lexicon import load_lexicon
@@ -95,17 +96,15 @@ class Frontend:
 
     def __init__(self, lexicon: dict[str, str] | None = None, inventory: Inventory | None = None,
                  strict: bool = False):
-        import ToJyutping
-
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
-        self._converter = ToJyutping.customize(entries) if entries else ToJyutping.ToJyutping
+        self._dictionary = base_dictionary().layered(entries)  # ToJyutping's words, the lexicon over them
 
     def read_han(self, text: str) -> list[tuple[str, str | None]]:
         """(character, syllable or None) for each character of a Han run, words matched in context."""
         out: list[tuple[str, str | None]] = []
-        for chunk, reading in self._converter.get_jyutping_list(text):
+        for chunk, reading in self._dictionary.readings(text):
             syls = reading.split() if reading else []
             if len(syls) == len(chunk):
                 out.extend(zip(chunk, syls))

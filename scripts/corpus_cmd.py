@@ -62,6 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     lx.add_argument("--out", type=output_file, help="file to write (default: the package's runtime/data/lexicon.tsv)")
     lx.set_defaults(run=_lexicon)
 
+    gd = cs.add_parser("g2p-dict", help="recompile ToJyutping's dictionary into runtime/data/tojyutping.tsv",
+                       description="Walk the installed ToJyutping's trie and write every word with its characters' "
+                                   "readings as ToJyutping gives them: the device frontend reads this file instead "
+                                   "of importing ToJyutping (0.9 s of start-up).")
+    gd.add_argument("--out", type=output_file,
+                    help="file to write (default: the package's runtime/data/tojyutping.tsv)")
+    gd.set_defaults(run=_g2p_dict)
+
     e = cs.add_parser("g2p-eval", help="syllable agreement with HKCanCor's hand Jyutping on held-out text",
                       description="Compare pycantonese, plain ToJyutping and cantoedge's frontend (ToJyutping + "
                                   "the bundled lexicon) on the held-out 10% of HKCanCor (val+test splits).")
@@ -122,6 +130,18 @@ def _lexicon(args: argparse.Namespace) -> int:
     entries = build_lexicon(u for u in load_annotated() if u.split == "train")
     write_lexicon(entries, out)
     print(f"{len(entries)} words -> {out}")
+    return 0
+
+
+def _g2p_dict(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.lexicon import compile_tojyutping
+    from cantoedge.runtime.dictionary import parse_dictionary
+    from cantoedge.runtime.fileio import atomic_write_text
+
+    out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "runtime" / "data" / "tojyutping.tsv"
+    text = compile_tojyutping()
+    atomic_write_text(out, text)
+    print(f"{len(parse_dictionary(text))} words -> {out}")
     return 0
 
 

@@ -40,7 +40,7 @@ def test_help_lists_subcommands(capsys):
 
 BLOCKER = textwrap.dedent("""
     import importlib.abc, sys
-    BLOCKED = ("torch", "pycantonese", "librosa", "soundfile", "pyworld", "praatio", "tqdm",
+    BLOCKED = ("torch", "pycantonese", "librosa", "soundfile", "pyworld", "praatio", "tqdm", "ToJyutping",
                "cantoedge.datasets", "cantoedge.export", "cantoedge.calibrate")
     class Block(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path=None, target=None):
