@@ -9,7 +9,7 @@ from pathlib import Path
 from cantoedge.runtime.enginefolder import PRECISIONS, TARGETS
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
 
-from .validate import existing_dir, graph_dir, int_in, output_dir, output_file
+from .validate import graph_dir, int_in, output_dir, output_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--graphs", default=DEFAULT_GRAPH_DIR, type=graph_dir,
                    help=f"graph folder from `cantoedge export`/`calibrate` (default {DEFAULT_GRAPH_DIR})")
     p.add_argument("--out", required=True, type=output_dir, help="voice folder to write (replaced when complete)")
-    p.add_argument("--corpus", default="data/corpus", type=existing_dir,
+    p.add_argument("--corpus", default="data/corpus",
                    help="corpus with calib_set.json, for RKNN's INT8 calibration (default data/corpus)")
     p.add_argument("--rknn-dtype", default="w8a8", choices=["w8a8", "w16a16i", "w16a16i_dfp"],
                    help="rknn int8 only: the decoder's quantised type (default w8a8)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .validate import existing_dir, existing_file, int_in, output_dir
+from .validate import existing_file, int_in, output_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
     p.add_argument("--config", help="TOML config file, or the name of a bundled one in export/configs/ (default: "
                                     "the bundled config named after WHAT, e.g. teacher.toml)")
-    p.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
+    p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
     p.add_argument("--out", type=output_dir,
                    help="run directory (default runs/WHAT; for voice, the parent of the three runs)")
     p.add_argument("--voice-dir", type=output_dir,
@@ -41,10 +41,12 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.config import load_config
     from cantoedge.export.train import train
 
+    if args.what == "qat":
+        return _qat(args)  # trains on the student's teacher targets, not on the corpus
+    if not Path(args.corpus).is_dir():
+        raise ValueError(f"--corpus {args.corpus}: no such directory (build it with `cantoedge corpus build`)")
     if args.what == "voice":
         return _voice(args)
-    if args.what == "qat":
-        return _qat(args)
     config = load_config(args.config or args.what).with_steps(args.max_steps)
     expected = "vocoder" if args.what == "vocoder" else "acoustic"
     if config.kind != expected:

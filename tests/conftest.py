@@ -29,6 +29,13 @@ def espeak_available() -> bool:
     return True
 
 
+@pytest.fixture(autouse=True)
+def _away_from_the_checkout(tmp_path, monkeypatch):
+    """Every test runs in an empty folder, as on a fresh clone where data/ and build/ do not exist: a default
+    path that only this checkout has (data/corpus, build/voice) cannot make a test pass here and fail in CI."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture(scope="session")
 def clean_utterances():
     from cantoedge.datasets.hkcancor import load_clean

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from test_cli import BLOCKER
+from blocker import BLOCKER
 
 from cantoedge.scripts.cli import main
 

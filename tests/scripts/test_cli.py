@@ -3,10 +3,10 @@
 import json
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
+from blocker import BLOCKER
 
 from cantoedge.scripts.cli import main
 
@@ -38,18 +38,6 @@ def test_help_lists_subcommands(capsys):
     assert "g2p" in out and "corpus" in out and "regress" in out
 
 
-BLOCKER = textwrap.dedent("""
-    import importlib.abc, sys
-    BLOCKED = ("torch", "pycantonese", "librosa", "soundfile", "pyworld", "praatio", "tqdm", "ToJyutping",
-               "cantoedge.datasets", "cantoedge.export", "cantoedge.calibrate")
-    class Block(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path=None, target=None):
-            if any(name == b or name.startswith(b + ".") for b in BLOCKED):
-                raise ImportError(f"device code imported build-side module {name}")
-    sys.meta_path.insert(0, Block())
-    from cantoedge.scripts.cli import main
-    sys.exit(main(sys.argv[1:]))
-""")
 
 
 @pytest.mark.parametrize("argv", [["g2p", "你好，我係香港人。", "--json"], ["regress", "--help"], ["g2p", "--help"],
