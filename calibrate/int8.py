@@ -3,10 +3,13 @@ file, and derive from it the INT8 Q/DQ graphs and the TensorRT calibration cache
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from cantoedge.runtime.fileio import atomic_write, atomic_write_text, file_sha256
 from cantoedge.runtime.graphs import GRAPHS, META_PREFIX, GraphSpec
@@ -37,27 +40,36 @@ class Int8Build:
     quantised: dict[str, int]  # graph name -> ops running in INT8
 
 
-def calibration_utterances(corpus_dir: Path, limit: int | None = None) -> tuple[list[Utterance], str]:
-    """The calibration set chosen by ``cantoedge corpus calib-set`` (its ids, in order)."""
-    corpus_dir = Path(corpus_dir)
-    path = corpus_dir / "calib_set.json"
+def calibration_utterances(source: Path, limit: int | None = None) -> tuple[list[Utterance], str]:
+    """The calibration set chosen by ``cantoedge corpus calib-set`` (its ids, in order), from a corpus folder
+    (CORPUS/calib_set.json) or a calib_set.json file. A file that carries its utterances' tokens and tones is
+    self-contained: the bundled voice's (export/voice/calib_set.json) calibrates without the corpus."""
+    source = Path(source)
+    path = source if source.suffix == ".json" else source / "calib_set.json"
     if not path.exists():
         raise FileNotFoundError(f"no calibration set at {path}: run `cantoedge corpus calib-set --corpus "
-                                f"{corpus_dir}` first")
+                                f"{path.parent}` first")
     if limit is not None and limit < 1:
         raise ValueError(f"the calibration limit must be at least 1 utterance, got {limit}")
-    ids = json.loads(path.read_text("utf-8"))["ids"][:limit]
-    records = {r.id: r for r in read_manifest(corpus_dir)}
-    missing = [i for i in ids if i not in records]
-    if missing:
-        raise ValueError(f"{path} names utterances the corpus lacks: {', '.join(missing[:5])}")
-    uncovered = sorted(set(TONES) - {t for i in ids for t in records[i].tones})
+    data = json.loads(path.read_text("utf-8"))
+    # named by content, not by path: the corpus's file and a self-contained copy give the same ranges file
+    digest = hashlib.sha256(json.dumps(data["ids"][:limit]).encode()).hexdigest()[:16]
+    source = f"calib_set.json ids sha256:{digest}"
+    if "utterances" in data:
+        chosen = [(u["tokens"], u["tones"]) for u in data["utterances"][:limit]]
+    else:
+        ids = data["ids"][:limit]
+        records = {r.id: r for r in read_manifest(path.parent)}
+        missing = [i for i in ids if i not in records]
+        if missing:
+            raise ValueError(f"{path} names utterances the corpus lacks: {', '.join(missing[:5])}")
+        chosen = [(records[i].tokens, records[i].tones) for i in ids]
+    uncovered = sorted(set(TONES) - {t for _, tones in chosen for t in tones})
     if uncovered:
-        raise ValueError(f"the calibration set ({len(ids)} utterances from {path}) never says tone "
+        raise ValueError(f"the calibration set ({len(chosen)} utterances from {path}) never says tone "
                          f"{', '.join(map(str, uncovered))}: INT8 ranges from it would not cover every tone; "
                          "calibrate on more utterances (--limit) or rebuild it with `cantoedge corpus calib-set`")
-    feats = (load_features(corpus_dir, records[i]) for i in ids)
-    return [Utterance(f["tokens"], f["tones"]) for f in feats], str(path)
+    return [Utterance(np.asarray(t, np.int32), np.asarray(z, np.int8)) for t, z in chosen], source
 
 
 def protected_nodes(spec: GraphSpec, model) -> list[str]:
@@ -131,14 +143,14 @@ def calibrate_voice(onnx_dir: Path, corpus_dir: Path, out_dir: Path, method: str
                     limit: int | None = None, threads: int | None = None, sensitivity: int = 0,
                     fallback: dict[str, list[str]] | None = None,
                     progress: Callable[[Iterable, str], Iterable] | None = None,
-                    log: Callable[[str], None] | None = None) -> Int8Build:
+                    log: Callable[[str], None] | None = None, calib_set: Path | None = None) -> Int8Build:
     """Ranges on the calibration set; then either the per-layer sensitivity table and the fallback that meets
     the targets (``sensitivity`` > 0 validation utterances) or a fallback chosen earlier (``fallback``,
     graph -> layer names); then the derived INT8 graphs and caches."""
     out_dir = Path(out_dir)
     if fallback:
         check_fallback(onnx_dir, fallback)  # before minutes of measuring
-    utterances, source = calibration_utterances(corpus_dir, limit)
+    utterances, source = calibration_utterances(calib_set or corpus_dir, limit)
     ranges = measure_ranges(onnx_dir, utterances, method, source, threads, progress)
     if fallback:
         ranges = with_fallback(ranges, onnx_dir, fallback)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,6 +27,7 @@ class CalibSet:
     ids: list[str]
     tone_counts: dict[int, int]
     pair_counts: dict[tuple[int, int], int]
+    utterances: list[dict] = field(default_factory=list)  # {id, tokens, tones}: calibration needs no corpus
 
     @property
     def missing(self) -> list:
@@ -44,7 +45,7 @@ class CalibSet:
     def to_json(self) -> dict:
         return {"ids": self.ids, "tones": {str(t): self.tone_counts.get(t, 0) for t in TONES},
                 "pairs": {f"{a}{b}": self.pair_counts.get((a, b), 0) for a, b in PAIRS},
-                "missing": [str(m) for m in self.missing]}
+                "missing": [str(m) for m in self.missing], "utterances": self.utterances}
 
 
 def select(records: Sequence[Record], size: int) -> CalibSet:
@@ -76,4 +77,6 @@ def select(records: Sequence[Record], size: int) -> CalibSet:
         covered += matrix[best]
     tone_counts = {t: int(covered[col[t]]) for t in TONES}
     pair_counts = {p: int(covered[col[p]]) for p in PAIRS}
-    return CalibSet([records[i].id for i in chosen], tone_counts, pair_counts)
+    return CalibSet([records[i].id for i in chosen], tone_counts, pair_counts,
+                    [{"id": records[i].id, "tokens": list(records[i].tokens), "tones": list(records[i].tones)}
+                     for i in chosen])

@@ -22,7 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--onnx", default=DEFAULT_GRAPH_DIR, type=existing_dir,
                    help=f"FP32 graph directory (default {DEFAULT_GRAPH_DIR})")
     p.add_argument("--out", type=output_dir, help="output directory (default: the --onnx directory)")
-    p.add_argument("--corpus", default="data/corpus", type=existing_dir,
+    p.add_argument("--calib-set", type=existing_file, metavar="JSON",
+                   help="a self-contained calib_set.json (with its utterances' tokens) instead of CORPUS's, e.g. "
+                        "the bundled voice's export/voice/calib_set.json: calibrates without the corpus")
+    p.add_argument("--corpus", default="data/corpus",
                    help="corpus with calib_set.json (default data/corpus)")
     p.add_argument("--method", choices=["entropy", "percentile", "max"], default="entropy",
                    help="thresholds the INT8 graphs and caches use (all three are kept in the ranges file)")
@@ -53,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.report_only:
         _calibrate(args, out, progress)
     if args.report or args.report_only:
+        corpus_needed(args.corpus, "--report")
         from cantoedge.calibrate.report import write_report
 
         report = write_report(Path(args.onnx), Path(args.corpus), out, args.report or 50,
@@ -72,9 +76,19 @@ def _calibrate(args: argparse.Namespace, out: Path, progress) -> None:
             fallback = json.loads(Path(args.fallback).read_text("utf-8"))
         except (OSError, ValueError) as exc:
             raise ValueError(f"--fallback {args.fallback}: {exc}") from exc
+    if not args.calib_set or args.sensitivity:
+        corpus_needed(args.corpus, "--sensitivity" if args.calib_set else "calibration")
     build = calibrate_voice(Path(args.onnx), Path(args.corpus), out, args.method, args.limit,
-                            sensitivity=args.sensitivity, fallback=fallback, progress=progress, log=print)
+                            sensitivity=args.sensitivity, fallback=fallback, progress=progress, log=print,
+                            calib_set=Path(args.calib_set) if args.calib_set else None)
     print(f"ranges: {build.ranges}")
     for name, path in build.graphs.items():
         print(f"{path}: {path.stat().st_size / 1e6:.2f} MB, {build.quantised[name]} ops in INT8; "
               f"TensorRT cache {build.caches[name]}")
+
+
+def corpus_needed(corpus: str, why: str) -> None:
+    if not Path(corpus).is_dir():
+        raise ValueError(f"{why} needs the corpus, and there is none at {corpus}: build it (`cantoedge corpus build`) "
+                         "or pass --corpus" + ("; or calibrate from a file with --calib-set" if why == "calibration"
+                                               else ""))

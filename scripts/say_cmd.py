@@ -24,11 +24,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "through onnxruntime. Nothing is written unless synthesis succeeds; the WAV and "
                                    "its --alignment appear together.")
     add_speech_arguments(p)
-    p.add_argument("--voice", type=existing_dir, help="a built voice folder (`cantoedge build --out DIR`)")
+    p.add_argument("--voice", type=existing_dir,
+                   help="a built voice folder (`cantoedge build --out DIR`); default: $CANTOEDGE_VOICE, else "
+                        "~/.local/share/cantoedge/voice ($XDG_DATA_HOME), else the INT8 voice in the package")
     p.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="with --voice: auto (the folder's own target), ort, trt or rknn")
     p.add_argument("--graphs", type=graph_dir,
-                   help=f"exported graph folder, run with onnxruntime (default {DEFAULT_GRAPH_DIR}, when no --voice)")
+                   help=f"exported graph folder instead of a built voice, run with onnxruntime (e.g. "
+                        f"{DEFAULT_GRAPH_DIR})")
     p.add_argument("--precision", choices=["fp32", "int8"],
                    help="with --graphs: which graphs (default fp32; a --voice folder has its own)")
     p.add_argument("--threads", type=int_in(1, max_threads()),
@@ -39,20 +42,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 def open_voice(args: argparse.Namespace):
     """The voice the options name: a built folder, or a graph folder with a precision."""
     from cantoedge.runtime.synth import Voice
+    from cantoedge.runtime.voices import find_voice
 
-    if args.voice:
-        if args.graphs or args.precision:
-            raise ValueError("--voice is a built folder with its own precision: give --voice, or --graphs with "
-                             "--precision, not both")
-        voice = Voice.load(Path(args.voice), args.backend, args.threads)
-        return voice, voice.precision
-    if args.backend not in ("auto", "ort"):
-        raise ValueError(f"--backend {args.backend} runs a built folder: give --voice DIR (`cantoedge build`)")
-    graphs = Path(args.graphs or DEFAULT_GRAPH_DIR)
-    if not graphs.is_dir():
-        raise ValueError(f"no graph folder at {graphs}: make one with `cantoedge export`, or give --voice DIR")
-    precision = args.precision or "fp32"
-    return Voice(graphs, precision, args.threads), precision
+    if args.graphs:
+        if args.voice:
+            raise ValueError("give --voice (a built folder with its own precision) or --graphs with --precision, "
+                             "not both")
+        if args.backend not in ("auto", "ort"):
+            raise ValueError(f"--backend {args.backend} runs a built folder: give --voice DIR (`cantoedge build`)")
+        precision = args.precision or "fp32"
+        return Voice(Path(args.graphs), precision, args.threads), precision
+    if args.precision:
+        raise ValueError("--precision chooses among exported graphs (--graphs); a voice folder has its own: give "
+                         "--voice DIR built with that precision, or not both")
+    found = find_voice(args.voice)
+    voice = Voice.load(found.path, args.backend, args.threads)
+    return voice, voice.precision
 
 
 def run(args: argparse.Namespace) -> int:
