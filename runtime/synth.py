@@ -9,20 +9,24 @@ from pathlib import Path
 
 import numpy as np
 
-from .alignment import SyllableTime, syllable_times
+from .alignment import SyllableTime, syllable_spans, syllable_times
 from .audio import AUDIO, soft_limit
 from .backends.base import Runner
 from .backends.ort import OrtRunner
 from .chunks import Window, windows
 from .excitation import VOICING_LEAD, vocoder_pitch
+from .fileio import atomic_write
 from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params
-from .inventory import PAUSES, SIL, load_inventory, syllable_index
+from .inventory import PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSES, SIL, load_inventory, syllable_index
 from .limits import check_speed, check_text
 from .pieces import piece_spans
+from .speech import AudioChunk, PhraseCache, SynthesisConfig
+from .wavio import pcm16
 
 SILENCE_LOG_MEL = float(np.log(AUDIO.log_floor))  # what the vocoder sees outside an utterance
 PRECISIONS = ("fp32", "int8")
+SENTENCE_ENDS = (PAUSE_STOP, PAUSE_QUESTION, PAUSE_EXCLAIM)
 
 
 def predicted_durations(log_durations: np.ndarray, speed: float = 1.0) -> np.ndarray:
@@ -86,14 +90,20 @@ class Voice:
         return voice
 
     @classmethod
-    def load(cls, folder: Path, backend: str = "auto", threads: int | None = None,
-             frontend: Frontend | None = None) -> Voice:
-        """A built folder (`cantoedge build`), its manifest verified, on ``backend`` (auto: the folder's own)."""
+    def load(cls, folder: str | Path | None = None, backend: str = "auto", threads: int | None = None,
+             frontend: Frontend | None = None, warmup: bool = True, cache_bytes: int = 32 << 20) -> Voice:
+        """A built folder (`cantoedge build`; default: the one runtime/voices.py finds), its manifest verified,
+        on ``backend`` (auto: the folder's own), warmed up, with a phrase cache of ``cache_bytes`` (0: none)."""
         from .backends.loading import open_runners
+        from .voices import find_voice
 
-        manifest, runners = open_runners(Path(folder), backend, threads)
+        folder = find_voice(folder).path
+        manifest, runners = open_runners(folder, backend, threads)
         voice = cls.from_runners(runners["encoder"], runners["decoder"], runners["vocoder"], str(folder), frontend)
         voice.precision = manifest.precision
+        voice.cache = PhraseCache(cache_bytes) if cache_bytes > 0 else None
+        if warmup:
+            voice.warm_up()
         return voice
 
     def _attach(self, encoder: Runner, decoder: Runner, vocoder: Runner, source: str,
@@ -114,6 +124,7 @@ class Voice:
         self.chunk = dec.chunk_frames
         self.max_tokens = max_tokens(enc.model)
         self._frontend = frontend
+        self.cache: PhraseCache | None = None
 
     @property
     def backends(self) -> dict[str, str]:
@@ -196,10 +207,11 @@ class Voice:
             mel, f0 = self.decoder(frames=f, position=p)
             yield mel[0, :, :keep], f0[0, :keep]
 
-    def audio_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[np.ndarray]:
+    def audio_chunks(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0) -> Iterator[np.ndarray]:
         """Audio as soon as each vocoder window has all the mel it needs (streaming). A window also waits for
         the VOICING_LEAD frames after it; the vocoder's pitch over the prefix decoded so far is then the whole
-        utterance's over that window, so windows join seamlessly."""
+        utterance's over that window, so windows join seamlessly. ``pitch_ratio`` scales the decoded F0 the
+        vocoder's harmonic source sings (a pitch shift that keeps every tone's shape)."""
         decoded = self.mel_chunks(frames, position)
         total = frames.shape[0]
         mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
@@ -208,7 +220,66 @@ class Voice:
             while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
                 m, f = next(decoded)
                 mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
-            yield self.vocode_window(self.vocoder_input(mel, *vocoder_pitch(f0), w), w)
+            yield self.vocode_window(self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio)), w), w)
+
+    def synthesize(self, text: str, config: SynthesisConfig | None = None) -> Iterator[AudioChunk]:
+        """Speech as it is made: one AudioChunk per vocoder window (int16 PCM), sentence by sentence, with the
+        syllables that start in it. Recent phrases come from the cache (``cache_bytes`` at load)."""
+        config = config or SynthesisConfig()
+        check_text(text)
+        key = (text, config)
+        cached = self.cache.get(key) if self.cache is not None else None
+        if cached is not None:
+            yield from cached
+            return
+        g2p = self.frontend(text)
+        index, rate, hop = g2p.encoded.syllable_index, AUDIO.sample_rate, AUDIO.hop_length
+        made: list[AudioChunk] = []
+        frames = samples = 0
+        for piece in self.pieces(g2p.tokens, g2p.tones, config.speed, config.pitch_ratio, sentences=True):
+            ids = [i for i in index[piece.start: piece.start + len(piece.durations)] if i >= 0]
+            spans = syllable_spans(piece.durations, index[piece.start: piece.start + len(piece.durations)])
+            times = [SyllableTime(g2p.jyutping[k], (frames + a) * hop / rate, (frames + b) * hop / rate)
+                     for k, (a, b) in zip(dict.fromkeys(ids), spans)]
+            for chunk in piece.chunks:
+                pcm = pcm16(soft_limit(chunk * np.float32(config.volume)))
+                start, end = samples / rate, (samples + pcm.size) / rate
+                made.append(AudioChunk(pcm, rate, start, tuple(t for t in times if start <= t.start < end)))
+                samples += pcm.size
+                yield made[-1]
+            frames += int(piece.durations.sum())
+        if self.cache is not None:
+            self.cache.put(key, tuple(made))
+
+    def synthesize_wav(self, text: str, file, config: SynthesisConfig | None = None) -> float:
+        """Write the speech as a 16-bit WAV to ``file`` (a path, written atomically, or a binary file object),
+        window by window as it is made; returns its length in seconds."""
+        import wave
+
+        def write(target) -> float:
+            seconds = 0.0
+            with wave.open(target, "wb") as wf:
+                wf.setnchannels(1)
+                wf.setsampwidth(2)
+                wf.setframerate(AUDIO.sample_rate)
+                for chunk in self.synthesize(text, config):
+                    wf.writeframes(chunk.audio.astype("<i2").tobytes())
+                    seconds += chunk.duration
+            return seconds
+
+        if isinstance(file, str | Path):
+            result: list[float] = []
+            atomic_write(Path(file), lambda tmp: result.append(write(tmp)))
+            return result[0]
+        return write(file)
+
+    def warm_up(self) -> None:
+        """One short phrase through every graph, so the first request is not the slow one (sessions allocate and
+        the frontend loads on first use)."""
+        for _ in self.synthesize("你好", SynthesisConfig()):
+            pass
+        if self.cache is not None:
+            self.cache = PhraseCache(self.cache.max_bytes)
 
     def speak(self, text: str, speed: float = 1.0) -> Utterance:
         """Text to audio in [-1, 1], however long (up to MAX_TEXT_CHARS): see ``speak_tokens``."""
@@ -219,9 +290,20 @@ class Voice:
         return Utterance(audio, durations, g2p)
 
     def speak_tokens(self, tokens, tones, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-        """Token and tone ids to (audio in [-1, 1], frames per token). A stream longer than the encoder takes is
-        spoken piece by piece, cut at pauses; every piece after the first gets the <sil> it was trained to start
-        with, given zero frames, so the durations still line up with ``tokens``."""
+        """Token and tone ids to (audio in [-1, 1], frames per token): see ``pieces``."""
+        audio, durations = [], []
+        for piece in self.pieces(tokens, tones, speed):
+            audio.extend(piece.chunks)
+            durations.append(piece.durations)
+        return soft_limit(np.concatenate(audio)), np.concatenate(durations)
+
+    def pieces(self, tokens, tones, speed: float = 1.0, pitch_ratio: float = 1.0,
+               sentences: bool = False) -> Iterator[Piece]:
+        """The token stream spoken piece by piece, each piece's audio streamed window by window (raw vocoder
+        output: callers gain and limit it). A stream longer than the encoder takes is cut at pauses, and
+        ``sentences`` also cuts after every sentence (the first audio then waits for one sentence, not the
+        text); every piece after the first gets the <sil> it was trained to start with, given zero frames, so
+        the pieces' durations line up with ``tokens``."""
         check_speed(speed)
         inventory = load_inventory()
         tokens, tones = np.asarray(tokens, np.int64), np.asarray(tones, np.int64)
@@ -231,12 +313,19 @@ class Voice:
         if tokens.min() < 0 or tokens.max() >= len(inventory.phones) or tones.min() < 0 or tones.max() > 6:
             raise ValueError(f"token ids must lie in 0..{len(inventory.phones) - 1} and tones in 0..6")
         phones = [inventory.phone(int(t)) for t in tokens]
-        audio, durations = [], []
-        for start, stop in piece_spans(phones, PAUSES, syllable_index(phones), self.max_tokens):
+        ends = SENTENCE_ENDS if sentences else ()
+        for start, stop in piece_spans(phones, PAUSES, syllable_index(phones), self.max_tokens, ends):
             lead = 1 if start else 0
             t = np.concatenate([[inventory.id(SIL)] * lead, tokens[start:stop]]).astype(np.int64)
             z = np.concatenate([[0] * lead, tones[start:stop]]).astype(np.int64)
             frames, position, own = self.encode_tokens(t, z, speed, silent_lead=lead)
-            audio.extend(self.audio_chunks(frames, position))
-            durations.append(own[lead:])
-        return soft_limit(np.concatenate(audio)), np.concatenate(durations)
+            yield Piece(start, own[lead:], self.audio_chunks(frames, position, pitch_ratio))
+
+
+@dataclass
+class Piece:
+    """One piece of a long token stream: where it starts, its frames per token, its audio as it comes."""
+
+    start: int  # index of its first token in the whole stream
+    durations: np.ndarray
+    chunks: Iterator[np.ndarray]

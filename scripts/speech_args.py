@@ -41,27 +41,30 @@ def check_outputs(args: argparse.Namespace) -> None:
         raise ValueError(f"--alignment and --output are the same file ({args.output})")
 
 
-def save_speech(args: argparse.Namespace, speech, note: str = "") -> None:
-    """Write the WAV and the alignment TSV together (both or neither), then say what was written: on stderr
-    when the audio went to stdout."""
+def save_speech(args: argparse.Namespace, audio, syllables, note: str = "") -> None:
+    """Write the WAV and the alignment TSV (``syllables``: SyllableTime rows) together (both or neither), then
+    say what was written: on stderr when the audio went to stdout."""
     from cantoedge.runtime.alignment import alignment_tsv
     from cantoedge.runtime.audio import AUDIO
     from cantoedge.runtime.fileio import atomic_write_all
     from cantoedge.runtime.wavio import wav_bytes
 
-    data = wav_bytes(speech.audio, AUDIO.sample_rate)
+    data = wav_bytes(audio, AUDIO.sample_rate)
     outputs = []
     if args.output != "-":
         outputs.append((Path(args.output), lambda tmp: Path(tmp).write_bytes(data)))
     if args.alignment:
-        tsv = alignment_tsv(speech.alignment())
+        tsv = alignment_tsv(syllables)
         outputs.append((Path(args.alignment), lambda tmp: Path(tmp).write_text(tsv, encoding="utf-8")))
     atomic_write_all(outputs)
     if args.output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
-    seconds = speech.audio.size / AUDIO.sample_rate
-    jyutping = speech.g2p.jyutping
+    report(args, audio.size / AUDIO.sample_rate, [s.jyutping for s in syllables], note)
+
+
+def report(args: argparse.Namespace, seconds: float, jyutping: list[str], note: str) -> None:
+    """The one summary line: what was written, how long, which syllables (on stderr when stdout is audio)."""
     shown = " ".join(jyutping[:SHOWN_SYLLABLES]) + (" ..." if len(jyutping) > SHOWN_SYLLABLES else "")
     print(f"{args.output if args.output != '-' else '<stdout>'}: {seconds:.2f} s{note}, {len(jyutping)} syllables: "
           f"{shown}", file=sys.stderr if args.output == "-" else sys.stdout)

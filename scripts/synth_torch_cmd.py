@@ -22,5 +22,6 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.synth import TorchVoice
 
     check_outputs(args)
-    save_speech(args, TorchVoice(args.acoustic, args.vocoder).speak(args.text, args.speed))
+    speech = TorchVoice(args.acoustic, args.vocoder).speak(args.text, args.speed)
+    save_speech(args, speech.audio, speech.alignment())
     return 0

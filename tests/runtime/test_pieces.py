@@ -10,7 +10,7 @@ from cantoedge.runtime.pieces import piece_spans
 
 def stream(pattern: str) -> list[str]:
     """'s-i s-i , s-i .' -> phones with <sil> first: onsets end in '-', ',' and '.' are pauses."""
-    names = {",": "<,>", ".": "<.>"}
+    names = {",": "<,>", ".": "<.>", "?": "<?>", "!": "<!>"}
     return ["<sil>"] + [names.get(p, p) for p in pattern.split()]
 
 
@@ -47,3 +47,23 @@ def test_pieces_cover_the_stream_in_order_within_the_limit(body, limit):
 def test_a_limit_too_small_for_a_syllable_is_refused():
     with pytest.raises(ValueError, match="cannot hold"):
         piece_spans(stream("s- i ."), PAUSES, [0, 0, 0, -1], 3)
+
+
+def test_sentence_ends_always_cut_when_asked_and_pieces_still_fit():
+    phones = stream("s- i , s- i . s- i ? s- i s- i s- i s- i !")
+    spans = piece_spans(phones, PAUSES, syllable_index(phones), 8, always_after=("<.>", "<?>", "<!>"))
+    # each sentence its own piece (the first fits whole, comma and all); the last, 9 tokens with its <sil>
+    # in front, is cut between syllables
+    assert spans == [(0, 7), (7, 10), (10, 16), (16, 19)]
+    assert piece_spans(phones, PAUSES, syllable_index(phones), 100) == [(0, 19)]  # no cuts unless asked
+
+
+@given(st.lists(st.sampled_from(["s-", "i", "aa", "<,>", "<.>", "<?>"]), min_size=1, max_size=200),
+       st.integers(min_value=4, max_value=30))
+def test_sentence_cut_pieces_cover_the_stream_within_the_limit(body, limit):
+    phones = ["<sil>", *body]
+    spans = piece_spans(phones, PAUSES, syllable_index(phones), limit, always_after=("<.>", "<?>"))
+    assert spans[0][0] == 0 and spans[-1][1] == len(phones)
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:])) and all(e > s for s, e in spans)
+    assert all(e - s + (1 if s else 0) <= limit for s, e in spans)
+    assert all(phones[i] not in ("<.>", "<?>") or any(e == i + 1 for _, e in spans) for i in range(len(phones) - 1))

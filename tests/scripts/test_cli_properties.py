@@ -45,7 +45,7 @@ def workdir(tmp_path_factory, tiny_graphs, tiny_corpus):
 
 
 @settings(max_examples=40)
-@given(option=st.sampled_from(["--speed", "--threads"]), value=VALUES)
+@given(option=st.sampled_from(["--speed", "--threads", "--pitch-shift", "--volume"]), value=VALUES)
 def test_say_options(workdir, tiny_graphs, option, value):
     argv = ["say", "你好", "-o", str(workdir / "say.wav"), "--graphs", str(tiny_graphs), option, value]
     check(*run(argv))

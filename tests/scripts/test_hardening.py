@@ -131,3 +131,26 @@ def test_every_help_text_is_there_and_says_what_it_means():
         for action in parser._actions:
             if action.option_strings and action.dest != "help":
                 assert action.help and action.help.strip(), f"{parser.prog} {action.option_strings} has no help"
+
+
+def test_say_streams_raw_pcm_to_stdout_as_it_is_made(tmp_path):
+    import numpy as np
+
+    tsv = tmp_path / "a.tsv"
+    proc = subprocess.run([sys.executable, "-m", "cantoedge.scripts.cli", "say", "今日天氣好好。我哋去飲茶啦！", "-o",
+                           "-", "--stream", "--alignment", str(tsv), "--threads", "1"], capture_output=True,
+                          timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    pcm = np.frombuffer(proc.stdout, dtype="<i2")
+    rows = tsv.read_text().splitlines()[1:]
+    assert not proc.stdout.startswith(b"RIFF") and len(rows) == 12
+    assert float(rows[-1].split("\t")[2]) <= pcm.size / 22050 < float(rows[-1].split("\t")[2]) + 1.0
+    assert b"12 syllables" in proc.stderr
+
+
+def test_stream_needs_stdout_and_settings_have_ranges(tmp_path, capsys):
+    code, _, err = run_cli(["say", "你好", "-o", str(tmp_path / "a.wav"), "--stream"], capsys)
+    assert code == 1 and "use it with -o -" in err and not (tmp_path / "a.wav").exists()
+    for option, value in (("--pitch-shift", "13"), ("--volume", "-1")):
+        code, _, err = run_cli(["say", "你好", "-o", str(tmp_path / "a.wav"), option, value], capsys)
+        assert code == 2 and option in err and "valid range" in err
