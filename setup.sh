@@ -31,7 +31,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -c constraints.txt -e '.[build,dev]'
+.venv/bin/python -m pip install -q -c constraints.txt -e '.[build,dev,serve]'
 
 [ "$install_only" = 1 ] && exit 0
 

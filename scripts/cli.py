@@ -1,5 +1,5 @@
 """``cantoedge``: one command, a subcommand per stage. Subcommand modules import their stage lazily, so
-device subcommands (g2p, say, regress) never load build-side code or torch."""
+device subcommands (g2p, say, serve, regress) never load build-side code or torch."""
 
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ from . import (
     g2p_cmd,
     regress_cmd,
     say_cmd,
+    serve_cmd,
     synth_torch_cmd,
     train_cmd,
 )
 
 COMMANDS = (g2p_cmd, corpus_cmd, train_cmd, evaluate_cmd, synth_torch_cmd, export_cmd, calibrate_cmd, build_cmd,
-            say_cmd, regress_cmd)
+            say_cmd, serve_cmd, regress_cmd)
 
 
 def _add_common_options(parser: argparse.ArgumentParser, top: bool) -> None:

@@ -41,7 +41,7 @@ def test_help_lists_subcommands(capsys):
 
 
 @pytest.mark.parametrize("argv", [["g2p", "你好，我係香港人。", "--json"], ["regress", "--help"], ["g2p", "--help"],
-                                  ["say", "--help"]])
+                                  ["say", "--help"], ["serve", "--help"]])
 def test_device_subcommands_import_no_build_side_code(argv):
     proc = subprocess.run([sys.executable, "-c", BLOCKER, *argv], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,208 @@
+"""`cantoedge serve`: the voice over HTTP (Starlette on uvicorn, prometheus-client; no hand-written HTTP or
+metrics code). OpenAI's speech API shape, streamed with chunked transfer as each window is made; a bounded
+queue (503 with Retry-After), body and text limits (413, 422), a per-request time limit, bearer-token auth,
+and a client that disconnects stops its synthesis at the next window.
+
+Requests share one voice: each step of each request's synthesis (one vocoder window) runs under a lock in a
+worker thread, so concurrent requests interleave window by window. Batching windows of several requests into
+one graph call is the next step (the graphs take a batch dimension)."""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from .audio import AUDIO
+from .limits import SPEED_MAX, SPEED_MIN
+from .speech import SynthesisConfig
+from .synth import Voice
+
+FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm"}  # pcm: raw 16-bit little-endian mono at 22,050 Hz
+MODEL_ID = "cantoedge-yue"
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    token: str | None = None  # bearer token every /v1 request must carry
+    max_queue: int = 16  # requests in progress at once; more get 503
+    max_body_bytes: int = 64 * 1024
+    max_chars: int = 4096  # per request (OpenAI's own limit for this endpoint)
+    timeout_s: float = 120.0  # a request's synthesis stops after this long
+    retry_after_s: int = 1
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, kind: str = "invalid_request_error"):
+        super().__init__(message)
+        self.status, self.message, self.kind = status, message, kind
+
+
+def streaming_wav_header(sample_rate: int) -> bytes:
+    """A WAV header for a stream of unknown length: the sizes say 'as much as follows' (0xFFFFFFFF), which
+    players and the wave readers of ffmpeg and browsers accept for streamed audio."""
+    import struct
+
+    byte_rate = sample_rate * 2
+    return (b"RIFF" + struct.pack("<I", 0xFFFFFFFF) + b"WAVE" + b"fmt " +
+            struct.pack("<IHHIIHH", 16, 1, 1, sample_rate, byte_rate, 2, 16) + b"data" + struct.pack("<I", 0xFFFFFFFF))
+
+
+class Metrics:
+    """The server's Prometheus metrics, in a registry of its own (several apps in one process stay apart)."""
+
+    def __init__(self) -> None:
+        from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+        self.registry = CollectorRegistry()
+        self.requests = Counter("cantoedge_requests", "HTTP requests by endpoint and status",
+                                ["endpoint", "status"], registry=self.registry)
+        self.errors = Counter("cantoedge_errors", "requests that ended in an error, by kind", ["kind"],
+                              registry=self.registry)
+        self.queue = Gauge("cantoedge_queue_length", "speech requests in progress", registry=self.registry)
+        self.batch = Histogram("cantoedge_batch_size", "windows run together in one graph call",
+                               buckets=(1, 2, 4, 8, 16), registry=self.registry)
+        self.ttfb = Histogram("cantoedge_ttfb_seconds", "request to first audio byte",
+                              buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5), registry=self.registry)
+        self.rtf = Histogram("cantoedge_rtf", "synthesis time / audio duration per request",
+                             buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1), registry=self.registry)
+        self.windows = Counter("cantoedge_windows", "vocoder windows synthesised", registry=self.registry)
+        self.disconnects = Counter("cantoedge_disconnects", "streams stopped because the client left",
+                                   registry=self.registry)
+
+
+def parse_speech_request(body: bytes, settings: ServerSettings) -> tuple[str, str, SynthesisConfig]:
+    """The OpenAI speech request's fields, validated before any synthesis: (text, format, config)."""
+    if len(body) > settings.max_body_bytes:
+        raise ApiError(413, f"request body is {len(body)} bytes; the limit is {settings.max_body_bytes}")
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError(400, f"the body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    text = data.get("input")
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(422, "'input' must be a non-empty string")
+    if len(text) > settings.max_chars:
+        raise ApiError(422, f"'input' is {len(text)} characters; the limit is {settings.max_chars}")
+    fmt = data.get("response_format", "wav")
+    if fmt not in FORMATS:
+        raise ApiError(422, f"'response_format' must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    speed = data.get("speed", 1.0)
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
+            or not SPEED_MIN <= speed <= SPEED_MAX:
+        raise ApiError(422, f"'speed' must be a number within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
+    return text, fmt, SynthesisConfig(speed=float(speed))
+
+
+def create_app(voice: Voice, settings: ServerSettings | None = None):
+    """The ASGI application serving ``voice``."""
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    settings = settings or ServerSettings()
+    metrics = Metrics()
+    lock = threading.Lock()  # one synthesis step at a time on the shared voice
+    in_progress = [0]
+
+    def error(endpoint: str, exc: ApiError) -> JSONResponse:
+        metrics.requests.labels(endpoint, str(exc.status)).inc()
+        metrics.errors.labels(exc.kind).inc()
+        headers = {"Retry-After": str(settings.retry_after_s)} if exc.status == 503 else None
+        return JSONResponse({"error": {"message": exc.message, "type": exc.kind, "code": exc.status}},
+                            status_code=exc.status, headers=headers)
+
+    def authorise(request: Request) -> None:
+        if settings.token and request.headers.get("authorization") != f"Bearer {settings.token}":
+            raise ApiError(401, "missing or wrong bearer token", "authentication_error")
+
+    def next_chunk(chunks: Iterator):
+        with lock:
+            return next(chunks, None)
+
+    async def speech(request: Request):
+        started = time.perf_counter()
+        try:
+            authorise(request)
+            declared = int(request.headers.get("content-length") or 0)
+            if declared > settings.max_body_bytes:
+                raise ApiError(413, f"request body is {declared} bytes; the limit is {settings.max_body_bytes}")
+            text, fmt, config = parse_speech_request(await request.body(), settings)
+            if in_progress[0] >= settings.max_queue:
+                raise ApiError(503, f"{in_progress[0]} requests are in progress (the limit): try again shortly",
+                               "overloaded")
+        except ApiError as exc:
+            return error("speech", exc)
+        in_progress[0] += 1
+        metrics.queue.set(in_progress[0])
+        try:
+            chunks = voice.synthesize(text, config)
+            first = await run_in_threadpool(next_chunk, chunks)  # errors before any byte become a JSON error
+        except ValueError as exc:
+            in_progress[0] -= 1
+            metrics.queue.set(in_progress[0])
+            return error("speech", ApiError(422, str(exc)))
+
+        async def body() -> Iterator[bytes]:
+            samples, finished = 0, False
+            try:
+                if fmt == "wav":
+                    yield streaming_wav_header(AUDIO.sample_rate)
+                chunk = first
+                metrics.ttfb.observe(time.perf_counter() - started)
+                while chunk is not None:
+                    metrics.windows.inc()
+                    metrics.batch.observe(1)
+                    samples += chunk.audio.size
+                    yield chunk.audio.astype("<i2").tobytes()
+                    if time.perf_counter() - started > settings.timeout_s:
+                        metrics.errors.labels("timeout").inc()
+                        break
+                    chunk = await run_in_threadpool(next_chunk, chunks)
+                finished = chunk is None
+                if samples:
+                    metrics.rtf.observe((time.perf_counter() - started) / (samples / AUDIO.sample_rate))
+            finally:
+                if not finished:
+                    metrics.disconnects.inc()
+                chunks.close()  # a client that left stops the synthesis here, between windows
+                in_progress[0] -= 1
+                metrics.queue.set(in_progress[0])
+
+        metrics.requests.labels("speech", "200").inc()
+        return StreamingResponse(body(), media_type=FORMATS[fmt])
+
+    async def healthz(request: Request):
+        return JSONResponse({"status": "ok", "in_progress": in_progress[0], "precision": voice.precision,
+                             "backends": voice.backends})
+
+    async def models(request: Request):
+        try:
+            authorise(request)
+        except ApiError as exc:
+            return error("models", exc)
+        return JSONResponse({"object": "list", "data": [{"id": MODEL_ID, "object": "model", "owned_by": "cantoedge"}]})
+
+    async def metrics_endpoint(request: Request):
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    app = Starlette(routes=[Route("/v1/audio/speech", speech, methods=["POST"]),
+                            Route("/v1/models", models), Route("/healthz", healthz),
+                            Route("/metrics", metrics_endpoint)])
+    app.state.metrics = metrics
+    return app
+
+
+def pcm_from_wav_stream(data: bytes) -> np.ndarray:
+    """The samples of a streamed WAV (header sizes unknown): what a client gets back, for tests and tools."""
+    return np.frombuffer(data[44:], dtype="<i2")

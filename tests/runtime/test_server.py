@@ -1,0 +1,167 @@
+"""`cantoedge serve`: a real uvicorn server on loopback, real HTTP clients (httpx and the official openai
+client), concurrent clients, a client that vanishes mid-stream, and bad requests."""
+
+import contextlib
+import io
+import socket
+import threading
+import time
+import wave
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette", reason="the serve extra is not installed (pip install 'cantoedge[serve]')")
+httpx = pytest.importorskip("httpx")
+
+from cantoedge.runtime.server import ServerSettings, create_app, pcm_from_wav_stream  # noqa: E402
+from cantoedge.runtime.synth import Voice  # noqa: E402
+
+LONG = "今日天氣好好，我哋去飲茶啦。" * 12
+
+
+@contextlib.contextmanager
+def serving(voice, settings):
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(voice, settings), host="127.0.0.1", port=port,
+                                           log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not server.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def voice():
+    return Voice.load(threads=1)
+
+
+@pytest.fixture(scope="module")
+def server(voice):
+    with serving(voice, ServerSettings(token="s3cret", max_queue=4, max_chars=2000)) as (url, srv):
+        yield url, srv
+
+
+def post(url, json, token="s3cret", **kw):
+    return httpx.post(f"{url}/v1/audio/speech", json=json, headers={"Authorization": f"Bearer {token}"},
+                      timeout=120, **kw)
+
+
+def test_speech_streams_a_wav_that_matches_the_python_api(server, voice):
+    url, _ = server
+    r = post(url, {"model": "cantoedge-yue", "input": "你好。", "voice": "default", "response_format": "wav"})
+    assert r.status_code == 200 and r.headers["content-type"] == "audio/wav"
+    assert r.headers.get("transfer-encoding") == "chunked"
+    expected = np.concatenate([c.audio for c in voice.synthesize("你好。")])
+    np.testing.assert_array_equal(pcm_from_wav_stream(r.content), expected)
+    pcm = post(url, {"model": "cantoedge-yue", "input": "你好。", "voice": "default", "response_format": "pcm"})
+    np.testing.assert_array_equal(np.frombuffer(pcm.content, "<i2"), expected)
+
+
+def test_the_official_openai_client_works_streaming_included(server):
+    openai = pytest.importorskip("openai")
+    url, _ = server
+    client = openai.OpenAI(base_url=f"{url}/v1", api_key="s3cret")
+    whole = client.audio.speech.create(model="cantoedge-yue", voice="alloy", input="今日天氣好好。",
+                                       response_format="wav")
+    with wave.open(io.BytesIO(whole.content)) as wf:
+        assert wf.getframerate() == 22050 and wf.getsampwidth() == 2
+    pieces = []
+    with client.audio.speech.with_streaming_response.create(model="cantoedge-yue", voice="alloy", input=LONG[:60],
+                                                            response_format="pcm") as response:
+        for piece in response.iter_bytes():
+            pieces.append(piece)
+    assert len(pieces) > 1 and sum(map(len, pieces)) > 22050 * 2
+
+
+def test_concurrent_clients_all_get_their_own_speech(server, voice):
+    url, _ = server
+    texts = ["你好。", "多謝你。", "早晨。"]
+    results = {}
+
+    def one(text):
+        results[text] = post(url, {"model": "m", "input": text, "voice": "v", "response_format": "pcm"})
+
+    threads = [threading.Thread(target=one, args=(t,)) for t in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for text in texts:
+        expected = np.concatenate([c.audio for c in voice.synthesize(text)])
+        np.testing.assert_array_equal(np.frombuffer(results[text].content, "<i2"), expected)
+
+
+def test_a_client_that_disconnects_mid_stream_stops_its_work_and_others_are_served(server):
+    url, srv = server
+    metrics = srv.config.app.state.metrics
+    before = metrics.disconnects._value.get()
+    with httpx.stream("POST", f"{url}/v1/audio/speech", json={"model": "m", "input": LONG, "voice": "v",
+                      "response_format": "pcm"}, headers={"Authorization": "Bearer s3cret"}, timeout=120) as r:
+        next(r.iter_bytes())  # the first window, then leave
+    deadline = time.time() + 30
+    while metrics.disconnects._value.get() == before:
+        assert time.time() < deadline, "the server kept synthesising for a client that left"
+        time.sleep(0.05)
+    windows = metrics.windows._value.get()
+    time.sleep(0.5)
+    assert metrics.windows._value.get() == windows  # no more windows for the vanished client
+    assert httpx.get(f"{url}/healthz").json()["in_progress"] == 0
+    assert post(url, {"model": "m", "input": "你好。", "voice": "v"}).status_code == 200
+
+
+@pytest.mark.parametrize("body, status, says", [
+    ({"model": "m", "input": "", "voice": "v"}, 422, "non-empty"),
+    ({"model": "m", "input": "😀😀", "voice": "v"}, 422, "no speakable text"),
+    ({"model": "m", "input": "你好", "voice": "v", "response_format": "mp3"}, 422, "response_format"),
+    ({"model": "m", "input": "你好", "voice": "v", "speed": 0}, 422, "speed"),
+    ({"model": "m", "input": "你好", "voice": "v", "speed": -1}, 422, "speed"),
+    ({"model": "m", "input": "你" * 2001, "voice": "v"}, 422, "limit is 2000"),
+])
+def test_bad_requests_get_a_clear_json_error(server, body, status, says):
+    url, _ = server
+    r = post(url, body)
+    assert r.status_code == status and says in r.json()["error"]["message"]
+
+
+def test_malformed_oversize_and_unauthorised_requests(server):
+    url, _ = server
+    r = httpx.post(f"{url}/v1/audio/speech", content=b"{not json", headers={"Authorization": "Bearer s3cret"})
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]["message"]
+    r = httpx.post(f"{url}/v1/audio/speech", content=b"x" * 70_000, headers={"Authorization": "Bearer s3cret"})
+    assert r.status_code == 413
+    assert post(url, {"model": "m", "input": "你好", "voice": "v"}, token="wrong").status_code == 401
+    assert httpx.get(f"{url}/v1/models").status_code == 401
+    assert httpx.get(f"{url}/v1/models", headers={"Authorization": "Bearer s3cret"}).json()["data"][0]["id"]
+
+
+def test_a_full_queue_answers_503_with_retry_after(voice):
+    with serving(voice, ServerSettings(max_queue=1)) as (url, _):
+        # minutes of audio: the server is still making it while the second request comes
+        with httpx.stream("POST", f"{url}/v1/audio/speech", json={"model": "m", "input": LONG * 20, "voice": "v"},
+                          timeout=120) as first:
+            received = first.iter_bytes()  # kept: a dropped iterator closes the stream
+            next(received)  # one request in progress
+            assert httpx.get(f"{url}/healthz").json()["in_progress"] == 1
+            r = httpx.post(f"{url}/v1/audio/speech", json={"model": "m", "input": "你好", "voice": "v"}, timeout=60)
+            assert r.status_code == 503 and r.headers["retry-after"] == "1"
+
+
+def test_metrics_are_prometheus_text(server):
+    url, _ = server
+    post(url, {"model": "m", "input": "你好。", "voice": "v"})
+    text = httpx.get(f"{url}/metrics").text
+    for name in ("cantoedge_requests_total", "cantoedge_queue_length", "cantoedge_ttfb_seconds_bucket",
+                 "cantoedge_rtf_bucket", "cantoedge_batch_size_bucket", "cantoedge_errors_total"):
+        assert name in text, name
