@@ -234,7 +234,7 @@ class Voice:
             return
         g2p = self.frontend(text)
         index, rate, hop = g2p.encoded.syllable_index, AUDIO.sample_rate, AUDIO.hop_length
-        made: list[AudioChunk] = []
+        made: list[AudioChunk] | None = [] if self.cache is not None else None  # kept only to be cached
         frames = samples = 0
         for piece in self.pieces(g2p.tokens, g2p.tones, config.speed, config.pitch_ratio, sentences=True):
             ids = [i for i in index[piece.start: piece.start + len(piece.durations)] if i >= 0]
@@ -244,11 +244,15 @@ class Voice:
             for chunk in piece.chunks:
                 pcm = pcm16(soft_limit(chunk * np.float32(config.volume)))
                 start, end = samples / rate, (samples + pcm.size) / rate
-                made.append(AudioChunk(pcm, rate, start, tuple(t for t in times if start <= t.start < end)))
+                chunk_out = AudioChunk(pcm, rate, start, tuple(t for t in times if start <= t.start < end))
+                if made is not None:
+                    made.append(chunk_out)
+                    if samples * 2 > self.cache.max_bytes:
+                        made = None  # too long to cache: stop holding it
                 samples += pcm.size
-                yield made[-1]
+                yield chunk_out
             frames += int(piece.durations.sum())
-        if self.cache is not None:
+        if made is not None:
             self.cache.put(key, tuple(made))
 
     def synthesize_wav(self, text: str, file, config: SynthesisConfig | None = None) -> float:

@@ -48,3 +48,18 @@ def write_wav(path: str | Path, audio: np.ndarray, sample_rate: int) -> None:
     """Write mono 16-bit PCM atomically (a reader never sees half a file)."""
     data = wav_bytes(audio, sample_rate)
     atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(data))
+
+
+def write_wav_stream(path: str | Path, chunks, sample_rate: int) -> int:
+    """Write int16 (or float) chunks to a WAV file as they arrive, so a long text never sits in memory whole
+    (the wave module fixes the header's sizes on close); returns the number of samples written."""
+    count = 0
+    with wave.open(str(path), "wb") as wf:
+        wf.setnchannels(1)
+        wf.setsampwidth(2)
+        wf.setframerate(int(sample_rate))
+        for chunk in chunks:
+            samples = pcm16(chunk)
+            wf.writeframes(samples.astype("<i2").tobytes())
+            count += samples.size
+    return count

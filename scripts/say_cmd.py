@@ -74,38 +74,55 @@ def open_voice(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from cantoedge.runtime.audio import AUDIO
+    from cantoedge.runtime.fileio import atomic_write_all
     from cantoedge.runtime.speech import SynthesisConfig
+    from cantoedge.runtime.wavio import write_wav_stream
 
     check_outputs(args)
     if args.stream and args.output != "-":
         raise ValueError("--stream writes raw PCM to standard output: use it with -o -")
     config = SynthesisConfig(args.speed, args.pitch_shift, args.volume)
     voice, precision = open_voice(args)
-    chunks, syllables = [], []
+    syllables, samples = [], [0]
+
+    def audio():
+        """The speech window by window, never held whole (10,000 characters are half an hour of audio)."""
+        for chunk in voice.synthesize(args.text, config):
+            syllables.extend(chunk.syllables)
+            samples[0] += chunk.audio.size
+            yield chunk.audio
+
     try:
         _ = voice.frontend  # load the lexicon before the clock starts: RTF is synthesis time
         start = time.perf_counter()
-        for chunk in voice.synthesize(args.text, config):
-            syllables.extend(chunk.syllables)
-            if args.stream:
-                sys.stdout.buffer.write(chunk.audio.astype("<i2").tobytes())
+        if args.stream:
+            for pcm in audio():
+                sys.stdout.buffer.write(pcm.astype("<i2").tobytes())
                 sys.stdout.buffer.flush()
-            chunks.append(chunk.audio)
-        seconds = sum(c.size for c in chunks) / chunk.sample_rate
-        rtf = (time.perf_counter() - start) / seconds
+            if args.alignment:
+                from cantoedge.runtime.alignment import write_alignment
+
+                write_alignment(Path(args.alignment), syllables)
+        elif args.output == "-":
+            whole = np.concatenate(list(audio()))  # a WAV on stdout needs its length first
+        else:  # the WAV streams into its temp file; the alignment follows; both appear together or neither
+            outputs = [(Path(args.output), lambda tmp: write_wav_stream(tmp, audio(), AUDIO.sample_rate))]
+            if args.alignment:
+                outputs.append((Path(args.alignment), lambda tmp: save_alignment(tmp, syllables)))
+            atomic_write_all(outputs)
+        rtf = (time.perf_counter() - start) / (samples[0] / AUDIO.sample_rate)
     finally:
         voice.close()
     note = f" ({'+'.join(dict.fromkeys(voice.backends.values()))} {precision}, RTF {rtf:.3f})"
-    if args.stream:
-        if args.alignment:
-            save_alignment(args.alignment, syllables)
-        report(args, seconds, [s.jyutping for s in syllables], note)
+    if args.output == "-" and not args.stream:
+        save_speech(args, whole, syllables, note)
     else:
-        save_speech(args, np.concatenate(chunks), syllables, note)
+        report(args, samples[0] / AUDIO.sample_rate, [s.jyutping for s in syllables], note)
     return 0
 
 
 def save_alignment(path: str, syllables) -> None:
-    from cantoedge.runtime.alignment import write_alignment
+    from cantoedge.runtime.alignment import alignment_tsv
 
-    write_alignment(Path(path), syllables)
+    Path(path).write_text(alignment_tsv(syllables), encoding="utf-8")
