@@ -3,12 +3,14 @@ metrics code). OpenAI's speech API shape, streamed with chunked transfer as each
 queue (503 with Retry-After), body and text limits (413, 422), a per-request time limit, bearer-token auth,
 and a client that disconnects stops its synthesis at the next window.
 
-Requests share one voice: each step of each request's synthesis (one vocoder window) runs under a lock in a
-worker thread, so concurrent requests interleave window by window. Batching windows of several requests into
-one graph call is the next step (the graphs take a batch dimension)."""
+Requests share one voice. With batching (the default), each request synthesises in its own worker thread
+and the decoder's and vocoder's windows of concurrent requests run together as one batched graph call
+(runtime/batcher.py: up to ``max_batch``, gathered for at most ``batch_window_ms`` while others are active).
+Without it, each step of each request (one window) runs under a lock, interleaving requests window by window."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import threading
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .audio import AUDIO
+from .batcher import BatchingRunner
 from .limits import SPEED_MAX, SPEED_MIN
 from .speech import SynthesisConfig
 from .synth import Voice
@@ -35,6 +38,8 @@ class ServerSettings:
     max_chars: int = 4096  # per request (OpenAI's own limit for this endpoint)
     timeout_s: float = 120.0  # a request's synthesis stops after this long
     retry_after_s: int = 1
+    batch_window_ms: float = 5.0  # 0: no batching
+    max_batch: int = 8
 
 
 class ApiError(Exception):
@@ -112,8 +117,13 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
 
     settings = settings or ServerSettings()
     metrics = Metrics()
-    lock = threading.Lock()  # one synthesis step at a time on the shared voice
     in_progress = [0]
+    batching = settings.batch_window_ms > 0
+    if batching:  # the app owns the voice from here: its decoder and vocoder batch across requests
+        for name in ("decoder", "vocoder"):
+            setattr(voice, name, BatchingRunner(getattr(voice, name), settings.batch_window_ms, settings.max_batch,
+                                                active=lambda: in_progress[0], on_batch=metrics.batch.observe))
+    lock = threading.Lock() if not batching else contextlib.nullcontext()  # without batching: one step at a time
 
     def error(endpoint: str, exc: ApiError) -> JSONResponse:
         metrics.requests.labels(endpoint, str(exc.status)).inc()
@@ -162,7 +172,8 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
                 metrics.ttfb.observe(time.perf_counter() - started)
                 while chunk is not None:
                     metrics.windows.inc()
-                    metrics.batch.observe(1)
+                    if not batching:
+                        metrics.batch.observe(1)
                     samples += chunk.audio.size
                     yield chunk.audio.astype("<i2").tobytes()
                     if time.perf_counter() - started > settings.timeout_s:

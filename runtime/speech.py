@@ -4,6 +4,7 @@ made (AudioChunk: int16 PCM with its syllables' timings), and a cache of recent 
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -63,23 +64,26 @@ class PhraseCache:
     def __init__(self, max_bytes: int = 32 << 20):
         self.max_bytes = max_bytes
         self._items: OrderedDict[tuple, tuple[AudioChunk, ...]] = OrderedDict()
+        self._lock = threading.Lock()  # a server's requests share one voice and its cache
         self.bytes = 0
 
     def get(self, key: tuple) -> tuple[AudioChunk, ...] | None:
-        chunks = self._items.get(key)
-        if chunks is not None:
-            self._items.move_to_end(key)
-        return chunks
+        with self._lock:
+            chunks = self._items.get(key)
+            if chunks is not None:
+                self._items.move_to_end(key)
+            return chunks
 
     def put(self, key: tuple, chunks: tuple[AudioChunk, ...]) -> None:
         size = sum(c.nbytes for c in chunks)
-        if size > self.max_bytes or key in self._items:
-            return
-        self._items[key] = chunks
-        self.bytes += size
-        while self.bytes > self.max_bytes:
-            _, dropped = self._items.popitem(last=False)
-            self.bytes -= sum(c.nbytes for c in dropped)
+        with self._lock:
+            if size > self.max_bytes or key in self._items:
+                return
+            self._items[key] = chunks
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, dropped = self._items.popitem(last=False)
+                self.bytes -= sum(c.nbytes for c in dropped)
 
     def __len__(self) -> int:
         return len(self._items)

@@ -26,6 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="characters per request, 1..20000 (default 4096)")
     p.add_argument("--timeout", type=float_in(1, 3600), default=120.0,
                    help="seconds a request may synthesise, 1..3600 (default 120)")
+    p.add_argument("--batch-window-ms", type=float_in(0, 100), default=5.0,
+                   help="dynamic batching: how long a window waits for others' windows while several requests are "
+                        "active, 0..100 ms (0: no batching; default 5)")
+    p.add_argument("--max-batch", type=int_in(1, 64), default=8, help="windows per batched call, 1..64 (default 8)")
     p.add_argument("--threads", type=int_in(1, max_threads()), help=f"onnxruntime threads, 1..{max_threads()}")
     p.set_defaults(run=run)
 
@@ -40,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     voice = Voice.load(args.voice, args.backend, args.threads)
     settings = ServerSettings(token=args.token, max_queue=args.max_queue, max_chars=args.max_chars,
-                              timeout_s=args.timeout)
+                              timeout_s=args.timeout, batch_window_ms=args.batch_window_ms, max_batch=args.max_batch)
     print(f"cantoedge serve: {voice.precision} voice on {'+'.join(dict.fromkeys(voice.backends.values()))}, "
           f"http://{args.host}:{args.port}/v1/audio/speech")
     try:

@@ -81,10 +81,13 @@ class OrtRunner(Runner):
         self.outputs = tuple(_meta(v) for v in self.session.get_outputs())
 
     def infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return dict(zip(self.spec.outputs, self.session.run(list(self.spec.outputs), feeds)))
+        return dict(zip(self.spec.outputs, self(**feeds)))
 
     def __call__(self, **feeds: np.ndarray) -> list[np.ndarray]:
-        return self.session.run(list(self.spec.outputs), feeds)  # the hot path: no dict in between
+        try:
+            return self.session.run(list(self.spec.outputs), feeds)  # the hot path: no dict in between
+        except Exception as exc:  # onnxruntime's own error types (InvalidArgument, Fail, ...)
+            raise RuntimeError(f"onnxruntime could not run the {self.spec.name} graph: {exc}") from exc
 
 
 def _meta(value) -> TensorMeta:
