@@ -10,6 +10,7 @@ Without it, each step of each request (one window) runs under a lock, interleavi
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import math
@@ -27,6 +28,7 @@ from .speech import SynthesisConfig
 from .synth import Voice
 
 FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm"}  # pcm: raw 16-bit little-endian mono at 22,050 Hz
+ELEVENLABS_FORMATS = {"pcm_22050": "audio/pcm", "wav_22050": "audio/wav"}  # the voice's own rate only
 MODEL_ID = "cantoedge-yue"
 
 
@@ -106,6 +108,36 @@ def parse_speech_request(body: bytes, settings: ServerSettings) -> tuple[str, st
     return text, fmt, SynthesisConfig(speed=float(speed))
 
 
+def parse_elevenlabs_request(body: bytes, settings: ServerSettings) -> tuple[str, SynthesisConfig]:
+    """ElevenLabs' request: ``text`` and optional ``voice_settings.speed`` (model_id is accepted, not used)."""
+    if len(body) > settings.max_body_bytes:
+        raise ApiError(413, f"request body is {len(body)} bytes; the limit is {settings.max_body_bytes}")
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError(400, f"the body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    text = data.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(422, "'text' must be a non-empty string")
+    if len(text) > settings.max_chars:
+        raise ApiError(422, f"'text' is {len(text)} characters; the limit is {settings.max_chars}")
+    speed = (data.get("voice_settings") or {}).get("speed", 1.0)
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
+            or not SPEED_MIN <= speed <= SPEED_MAX:
+        raise ApiError(422, f"'voice_settings.speed' must be within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
+    return text, SynthesisConfig(speed=float(speed))
+
+
+def character_alignment(graphemes: list[str], syllables: list) -> dict:
+    """ElevenLabs' alignment: each spoken character (one per syllable; digits and letters as the normaliser
+    wrote them out) with its syllable's start and end in seconds."""
+    return {"characters": list(graphemes[: len(syllables)]),
+            "character_start_times_seconds": [round(s.start, 3) for s in syllables],
+            "character_end_times_seconds": [round(s.end, 3) for s in syllables]}
+
+
 def create_app(voice: Voice, settings: ServerSettings | None = None):
     """The ASGI application serving ``voice``."""
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -140,58 +172,95 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         with lock:
             return next(chunks, None)
 
+    async def admitted(request: Request, parse) -> tuple:
+        """Auth, body size, the endpoint's own parsing (``parse(body) -> (text, config, ...)``), then the queue:
+        all before any synthesis starts."""
+        authorise(request)
+        declared = int(request.headers.get("content-length") or 0)
+        if declared > settings.max_body_bytes:
+            raise ApiError(413, f"request body is {declared} bytes; the limit is {settings.max_body_bytes}")
+        parsed = parse(await request.body())
+        if in_progress[0] >= settings.max_queue:
+            raise ApiError(503, f"{in_progress[0]} requests are in progress (the limit): try again shortly",
+                           "overloaded")
+        return parsed
+
+    async def start(text: str, config: SynthesisConfig):
+        """The request's chunk iterator and its first chunk: errors before any byte become a JSON error."""
+        in_progress[0] += 1
+        metrics.queue.set(in_progress[0])
+        chunks = voice.synthesize(text, config)
+        try:
+            return chunks, await run_in_threadpool(next_chunk, chunks)
+        except ValueError as exc:
+            finish(chunks)
+            raise ApiError(422, str(exc)) from None
+
+    def finish(chunks) -> None:
+        chunks.close()  # a client that left stops the synthesis here, between windows
+        in_progress[0] -= 1
+        metrics.queue.set(in_progress[0])
+
+    async def stream(chunks, first, started: float, head: bytes = b"", timings: list | None = None):
+        """Each chunk's PCM as it is made; ``timings`` collects the syllables as they come."""
+        samples, finished, chunk = 0, False, first
+        try:
+            if head:
+                yield head
+            metrics.ttfb.observe(time.perf_counter() - started)
+            while chunk is not None:
+                metrics.windows.inc()
+                if not batching:
+                    metrics.batch.observe(1)
+                samples += chunk.audio.size
+                if timings is not None:
+                    timings.extend(chunk.syllables)
+                yield chunk.audio.astype("<i2").tobytes()
+                if time.perf_counter() - started > settings.timeout_s:
+                    metrics.errors.labels("timeout").inc()
+                    break
+                chunk = await run_in_threadpool(next_chunk, chunks)
+            finished = chunk is None
+            if samples:
+                metrics.rtf.observe((time.perf_counter() - started) / (samples / AUDIO.sample_rate))
+        finally:
+            if not finished:
+                metrics.disconnects.inc()
+            finish(chunks)
+
     async def speech(request: Request):
         started = time.perf_counter()
         try:
-            authorise(request)
-            declared = int(request.headers.get("content-length") or 0)
-            if declared > settings.max_body_bytes:
-                raise ApiError(413, f"request body is {declared} bytes; the limit is {settings.max_body_bytes}")
-            text, fmt, config = parse_speech_request(await request.body(), settings)
-            if in_progress[0] >= settings.max_queue:
-                raise ApiError(503, f"{in_progress[0]} requests are in progress (the limit): try again shortly",
-                               "overloaded")
+            text, fmt, config = await admitted(request, lambda body: parse_speech_request(body, settings))
+            chunks, first = await start(text, config)
         except ApiError as exc:
             return error("speech", exc)
-        in_progress[0] += 1
-        metrics.queue.set(in_progress[0])
-        try:
-            chunks = voice.synthesize(text, config)
-            first = await run_in_threadpool(next_chunk, chunks)  # errors before any byte become a JSON error
-        except ValueError as exc:
-            in_progress[0] -= 1
-            metrics.queue.set(in_progress[0])
-            return error("speech", ApiError(422, str(exc)))
-
-        async def body() -> Iterator[bytes]:
-            samples, finished = 0, False
-            try:
-                if fmt == "wav":
-                    yield streaming_wav_header(AUDIO.sample_rate)
-                chunk = first
-                metrics.ttfb.observe(time.perf_counter() - started)
-                while chunk is not None:
-                    metrics.windows.inc()
-                    if not batching:
-                        metrics.batch.observe(1)
-                    samples += chunk.audio.size
-                    yield chunk.audio.astype("<i2").tobytes()
-                    if time.perf_counter() - started > settings.timeout_s:
-                        metrics.errors.labels("timeout").inc()
-                        break
-                    chunk = await run_in_threadpool(next_chunk, chunks)
-                finished = chunk is None
-                if samples:
-                    metrics.rtf.observe((time.perf_counter() - started) / (samples / AUDIO.sample_rate))
-            finally:
-                if not finished:
-                    metrics.disconnects.inc()
-                chunks.close()  # a client that left stops the synthesis here, between windows
-                in_progress[0] -= 1
-                metrics.queue.set(in_progress[0])
-
         metrics.requests.labels("speech", "200").inc()
-        return StreamingResponse(body(), media_type=FORMATS[fmt])
+        head = streaming_wav_header(AUDIO.sample_rate) if fmt == "wav" else b""
+        return StreamingResponse(stream(chunks, first, started, head), media_type=FORMATS[fmt])
+
+    async def elevenlabs(request: Request):
+        """/v1/text-to-speech/{voice_id}[/stream|/with-timestamps] in the shapes the ElevenLabs API uses."""
+        started, mode = time.perf_counter(), request.path_params.get("mode", "")
+        try:
+            fmt = request.query_params.get("output_format", "pcm_22050")
+            if fmt not in ELEVENLABS_FORMATS:
+                raise ApiError(422, f"output_format must be one of {', '.join(ELEVENLABS_FORMATS)}, got {fmt!r}")
+            text, config = await admitted(request, lambda body: parse_elevenlabs_request(body, settings))
+            chunks, first = await start(text, config)
+        except ApiError as exc:
+            return error("text-to-speech", exc)
+        metrics.requests.labels("text-to-speech", "200").inc()
+        head = streaming_wav_header(AUDIO.sample_rate) if fmt.startswith("wav") else b""
+        media = ELEVENLABS_FORMATS[fmt]
+        if mode != "with-timestamps":
+            return StreamingResponse(stream(chunks, first, started, head), media_type=media)
+        timings: list = []
+        audio = b"".join([piece async for piece in stream(chunks, first, started, head, timings)])
+        graphemes = voice.frontend(text).graphemes
+        return JSONResponse({"audio_base64": base64.b64encode(audio).decode(),
+                             "alignment": character_alignment(graphemes, timings),
+                             "normalized_alignment": character_alignment(graphemes, timings)})
 
     async def healthz(request: Request):
         return JSONResponse({"status": "ok", "in_progress": in_progress[0], "precision": voice.precision,
@@ -208,6 +277,8 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     app = Starlette(routes=[Route("/v1/audio/speech", speech, methods=["POST"]),
+                            Route("/v1/text-to-speech/{voice_id}", elevenlabs, methods=["POST"]),
+                            Route("/v1/text-to-speech/{voice_id}/{mode:str}", elevenlabs, methods=["POST"]),
                             Route("/v1/models", models), Route("/healthz", healthz),
                             Route("/metrics", metrics_endpoint)])
     app.state.metrics = metrics

@@ -199,3 +199,29 @@ def test_concurrent_requests_windows_are_batched(voice):
         expected = np.concatenate([c.audio for c in reference.synthesize(LONG[: 40 + 7 * i])]).astype(int)
         got = np.frombuffer(r.content, "<i2").astype(int)
         assert got.shape == expected.shape and np.abs(got - expected).max() <= 4
+
+
+def test_elevenlabs_shaped_endpoints(server, reference):
+    import base64
+
+    url, _ = server
+    auth = {"Authorization": "Bearer s3cret"}
+    expected = np.concatenate([c.audio for c in reference.synthesize("早晨，你好。")])
+    body = {"text": "早晨，你好。", "model_id": "cantoedge-yue"}
+    whole = httpx.post(f"{url}/v1/text-to-speech/yue/stream", json=body, headers=auth, timeout=60)
+    assert whole.status_code == 200 and whole.headers["content-type"] == "audio/pcm"
+    np.testing.assert_array_equal(np.frombuffer(whole.content, "<i2"), expected)
+    wav = httpx.post(f"{url}/v1/text-to-speech/yue?output_format=wav_22050", json=body, headers=auth, timeout=60)
+    np.testing.assert_array_equal(pcm_from_wav_stream(wav.content), expected)
+    timed = httpx.post(f"{url}/v1/text-to-speech/yue/with-timestamps", json=body, headers=auth, timeout=60).json()
+    np.testing.assert_array_equal(np.frombuffer(base64.b64decode(timed["audio_base64"]), "<i2"), expected)
+    alignment = timed["alignment"]
+    assert alignment["characters"] == ["早", "晨", "你", "好"]
+    starts, ends = alignment["character_start_times_seconds"], alignment["character_end_times_seconds"]
+    assert all(a < b for a, b in zip(starts, ends)) and starts == sorted(starts)
+    assert ends[-1] <= expected.size / 22050
+    bad = httpx.post(f"{url}/v1/text-to-speech/yue?output_format=mp3_44100_128", json=body, headers=auth)
+    assert bad.status_code == 422 and "output_format" in bad.json()["error"]["message"]
+    slow = httpx.post(f"{url}/v1/text-to-speech/yue", json={**body, "voice_settings": {"speed": 9}}, headers=auth)
+    assert slow.status_code == 422 and "speed" in slow.json()["error"]["message"]
+    assert httpx.post(f"{url}/v1/text-to-speech/yue", json={"text": ""}, headers=auth).status_code == 422
