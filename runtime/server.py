@@ -23,11 +23,13 @@ import numpy as np
 
 from .audio import AUDIO
 from .batcher import BatchingRunner
+from .flac import FlacEncoder
+from .flac import stream_header as flac_header
 from .limits import SPEED_MAX, SPEED_MIN
 from .speech import SynthesisConfig
 from .synth import Voice
 
-FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm"}  # pcm: raw 16-bit little-endian mono at 22,050 Hz
+FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm", "flac": "audio/flac"}  # pcm: raw 16-bit LE mono, 22,050 Hz
 ELEVENLABS_FORMATS = {"pcm_22050": "audio/pcm", "wav_22050": "audio/wav"}  # the voice's own rate only
 MODEL_ID = "cantoedge-yue"
 
@@ -201,9 +203,11 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         in_progress[0] -= 1
         metrics.queue.set(in_progress[0])
 
-    async def stream(chunks, first, started: float, head: bytes = b"", timings: list | None = None):
-        """Each chunk's PCM as it is made; ``timings`` collects the syllables as they come."""
+    async def stream(chunks, first, started: float, fmt: str = "pcm", timings: list | None = None):
+        """Each chunk's audio in ``fmt`` as it is made; ``timings`` collects the syllables as they come."""
         samples, finished, chunk = 0, False, first
+        flac = FlacEncoder(AUDIO.sample_rate) if fmt == "flac" else None
+        head = {"wav": streaming_wav_header(AUDIO.sample_rate), "flac": flac_header(AUDIO.sample_rate)}.get(fmt, b"")
         try:
             if head:
                 yield head
@@ -215,12 +219,14 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
                 samples += chunk.audio.size
                 if timings is not None:
                     timings.extend(chunk.syllables)
-                yield chunk.audio.astype("<i2").tobytes()
+                yield flac.add(chunk.audio) if flac else chunk.audio.astype("<i2").tobytes()
                 if time.perf_counter() - started > settings.timeout_s:
                     metrics.errors.labels("timeout").inc()
                     break
                 chunk = await run_in_threadpool(next_chunk, chunks)
             finished = chunk is None
+            if flac:
+                yield flac.finish()
             if samples:
                 metrics.rtf.observe((time.perf_counter() - started) / (samples / AUDIO.sample_rate))
         finally:
@@ -236,8 +242,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         except ApiError as exc:
             return error("speech", exc)
         metrics.requests.labels("speech", "200").inc()
-        head = streaming_wav_header(AUDIO.sample_rate) if fmt == "wav" else b""
-        return StreamingResponse(stream(chunks, first, started, head), media_type=FORMATS[fmt])
+        return StreamingResponse(stream(chunks, first, started, fmt), media_type=FORMATS[fmt])
 
     async def elevenlabs(request: Request):
         """/v1/text-to-speech/{voice_id}[/stream|/with-timestamps] in the shapes the ElevenLabs API uses."""
@@ -251,12 +256,11 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         except ApiError as exc:
             return error("text-to-speech", exc)
         metrics.requests.labels("text-to-speech", "200").inc()
-        head = streaming_wav_header(AUDIO.sample_rate) if fmt.startswith("wav") else b""
-        media = ELEVENLABS_FORMATS[fmt]
+        container, media = fmt.split("_")[0], ELEVENLABS_FORMATS[fmt]
         if mode != "with-timestamps":
-            return StreamingResponse(stream(chunks, first, started, head), media_type=media)
+            return StreamingResponse(stream(chunks, first, started, container), media_type=media)
         timings: list = []
-        audio = b"".join([piece async for piece in stream(chunks, first, started, head, timings)])
+        audio = b"".join([piece async for piece in stream(chunks, first, started, container, timings)])
         graphemes = voice.frontend(text).graphemes
         return JSONResponse({"audio_base64": base64.b64encode(audio).decode(),
                              "alignment": character_alignment(graphemes, timings),
@@ -283,6 +287,32 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
                             Route("/metrics", metrics_endpoint)])
     app.state.metrics = metrics
     return app
+
+
+@contextlib.contextmanager
+def serving_in_thread(app, host: str = "127.0.0.1", port: int = 0):
+    """Run ``app`` under uvicorn in a background thread (tests, benchmarks); yields (base URL, server)."""
+    import socket
+
+    import uvicorn
+
+    if port == 0:
+        with socket.socket() as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not server.started:
+        if time.time() > deadline or not thread.is_alive():
+            raise RuntimeError(f"the server did not start on {host}:{port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://{host}:{port}", server
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 def pcm_from_wav_stream(data: bytes) -> np.ndarray:

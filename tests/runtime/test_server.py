@@ -1,9 +1,7 @@
 """`cantoedge serve`: a real uvicorn server on loopback, real HTTP clients (httpx and the official openai
 client), concurrent clients, a client that vanishes mid-stream, and bad requests."""
 
-import contextlib
 import io
-import socket
 import threading
 import time
 import wave
@@ -14,32 +12,19 @@ import pytest
 pytest.importorskip("starlette", reason="the serve extra is not installed (pip install 'cantoedge[serve]')")
 httpx = pytest.importorskip("httpx")
 
-from cantoedge.runtime.server import ServerSettings, create_app, pcm_from_wav_stream  # noqa: E402
+from cantoedge.runtime.server import (  # noqa: E402
+    ServerSettings,
+    create_app,
+    pcm_from_wav_stream,
+    serving_in_thread,
+)
 from cantoedge.runtime.synth import Voice  # noqa: E402
 
 LONG = "今日天氣好好，我哋去飲茶啦。" * 12
 
 
-@contextlib.contextmanager
 def serving(voice, settings):
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(voice, settings), host="127.0.0.1", port=port,
-                                           log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 30
-    while not server.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", server
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    return serving_in_thread(create_app(voice, settings))
 
 
 @pytest.fixture(scope="module")
@@ -225,3 +210,18 @@ def test_elevenlabs_shaped_endpoints(server, reference):
     slow = httpx.post(f"{url}/v1/text-to-speech/yue", json={**body, "voice_settings": {"speed": 9}}, headers=auth)
     assert slow.status_code == 422 and "speed" in slow.json()["error"]["message"]
     assert httpx.post(f"{url}/v1/text-to-speech/yue", json={"text": ""}, headers=auth).status_code == 422
+
+
+def test_flac_streams_and_decodes_to_the_same_samples(server, reference):
+    import soundfile
+
+    url, _ = server
+    r = post(url, {"model": "m", "input": "早晨，你好。", "voice": "v", "response_format": "flac"})
+    assert r.status_code == 200 and r.headers["content-type"] == "audio/flac" and r.content[:4] == b"fLaC"
+    expected = np.concatenate([c.audio for c in reference.synthesize("早晨，你好。")])
+    data = bytearray(r.content)  # a stream leaves the total unknown; a file reader wants it: fill it in
+    field = int.from_bytes(data[18:26], "big") | expected.size
+    data[18:26] = field.to_bytes(8, "big")
+    decoded, rate = soundfile.read(io.BytesIO(bytes(data)), dtype="int16")
+    assert rate == 22050
+    np.testing.assert_array_equal(decoded, expected)
