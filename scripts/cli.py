@@ -20,10 +20,11 @@ from . import (
     serve_cmd,
     synth_torch_cmd,
     train_cmd,
+    triton_cmd,
 )
 
 COMMANDS = (g2p_cmd, corpus_cmd, train_cmd, evaluate_cmd, synth_torch_cmd, export_cmd, calibrate_cmd, build_cmd,
-            say_cmd, serve_cmd, regress_cmd)
+            say_cmd, serve_cmd, triton_cmd, regress_cmd)
 
 
 def _add_common_options(parser: argparse.ArgumentParser, top: bool) -> None:
