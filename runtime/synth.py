@@ -3,6 +3,7 @@ decoder and vocoder over fixed 128-frame windows, joined seamlessly. Never impor
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,7 +99,17 @@ class Voice:
         from .voices import find_voice
 
         folder = find_voice(folder).path
-        manifest, runners = open_runners(folder, backend, threads)
+        loaded: list[Frontend] = []
+        helper = None
+        if frontend is None:  # the dictionary loads in Python while the sessions build in C++: overlap them
+            helper = threading.Thread(target=lambda: loaded.append(Frontend()), daemon=True)
+            helper.start()
+        try:
+            manifest, runners = open_runners(folder, backend, threads)
+        finally:
+            if helper is not None:
+                helper.join()
+        frontend = frontend or (loaded[0] if loaded else None)
         voice = cls.from_runners(runners["encoder"], runners["decoder"], runners["vocoder"], str(folder), frontend)
         voice.precision = manifest.precision
         voice.cache = PhraseCache(cache_bytes) if cache_bytes > 0 else None

@@ -36,6 +36,6 @@ def test_soft_limit_leaves_quiet_samples_alone_and_never_reaches_full_scale():
     np.testing.assert_array_equal(soft_limit(quiet), quiet)
     loud = np.array([0.95, 1.0, 1.3, 5.0, 1e6, -1.3, -1e6], dtype=np.float32)
     out = soft_limit(loud)
-    assert np.all(np.abs(out) <= LIMIT_CEILING) and np.all(np.sign(out) == np.sign(loud))
+    assert np.all(np.abs(out) <= np.float32(LIMIT_CEILING)) and np.all(np.sign(out) == np.sign(loud))
     assert np.all(np.diff(out[:3]) > 0) and np.all(np.diff(out[:5]) >= 0)  # a louder input stays louder
     assert not np.any(np.abs(pcm16(out).astype(np.int32)) >= 32767)  # no sample hard-clipped at full scale
