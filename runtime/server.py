@@ -85,8 +85,8 @@ class Metrics:
                                    registry=self.registry)
 
 
-def parse_speech_request(body: bytes, settings: ServerSettings) -> tuple[str, str, SynthesisConfig]:
-    """The OpenAI speech request's fields, validated before any synthesis: (text, format, config)."""
+def json_object(body: bytes, settings: ServerSettings) -> dict:
+    """The request body as a JSON object within the size limit (413, 400 otherwise)."""
     if len(body) > settings.max_body_bytes:
         raise ApiError(413, f"request body is {len(body)} bytes; the limit is {settings.max_body_bytes}")
     try:
@@ -95,41 +95,40 @@ def parse_speech_request(body: bytes, settings: ServerSettings) -> tuple[str, st
         raise ApiError(400, f"the body is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
-    text = data.get("input")
+    return data
+
+
+def text_field(data: dict, name: str, settings: ServerSettings) -> str:
+    text = data.get(name)
     if not isinstance(text, str) or not text.strip():
-        raise ApiError(422, "'input' must be a non-empty string")
+        raise ApiError(422, f"'{name}' must be a non-empty string")
     if len(text) > settings.max_chars:
-        raise ApiError(422, f"'input' is {len(text)} characters; the limit is {settings.max_chars}")
+        raise ApiError(422, f"'{name}' is {len(text)} characters; the limit is {settings.max_chars}")
+    return text
+
+
+def speed_config(speed, name: str) -> SynthesisConfig:
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
+            or not SPEED_MIN <= speed <= SPEED_MAX:
+        raise ApiError(422, f"'{name}' must be a number within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
+    return SynthesisConfig(speed=float(speed))
+
+
+def parse_speech_request(body: bytes, settings: ServerSettings) -> tuple[str, str, SynthesisConfig]:
+    """The OpenAI speech request's fields, validated before any synthesis: (text, format, config)."""
+    data = json_object(body, settings)
+    text = text_field(data, "input", settings)
     fmt = data.get("response_format", "wav")
     if fmt not in FORMATS:
         raise ApiError(422, f"'response_format' must be one of {', '.join(FORMATS)}, got {fmt!r}")
-    speed = data.get("speed", 1.0)
-    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
-            or not SPEED_MIN <= speed <= SPEED_MAX:
-        raise ApiError(422, f"'speed' must be a number within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
-    return text, fmt, SynthesisConfig(speed=float(speed))
+    return text, fmt, speed_config(data.get("speed", 1.0), "speed")
 
 
 def parse_elevenlabs_request(body: bytes, settings: ServerSettings) -> tuple[str, SynthesisConfig]:
     """ElevenLabs' request: ``text`` and optional ``voice_settings.speed`` (model_id is accepted, not used)."""
-    if len(body) > settings.max_body_bytes:
-        raise ApiError(413, f"request body is {len(body)} bytes; the limit is {settings.max_body_bytes}")
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiError(400, f"the body is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "the body must be a JSON object")
-    text = data.get("text")
-    if not isinstance(text, str) or not text.strip():
-        raise ApiError(422, "'text' must be a non-empty string")
-    if len(text) > settings.max_chars:
-        raise ApiError(422, f"'text' is {len(text)} characters; the limit is {settings.max_chars}")
-    speed = (data.get("voice_settings") or {}).get("speed", 1.0)
-    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
-            or not SPEED_MIN <= speed <= SPEED_MAX:
-        raise ApiError(422, f"'voice_settings.speed' must be within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
-    return text, SynthesisConfig(speed=float(speed))
+    data = json_object(body, settings)
+    text = text_field(data, "text", settings)
+    return text, speed_config((data.get("voice_settings") or {}).get("speed", 1.0), "voice_settings.speed")
 
 
 def character_alignment(graphemes: list[str], syllables: list) -> dict:
