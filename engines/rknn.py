@@ -22,6 +22,7 @@ import numpy as np
 
 from cantoedge.runtime.backends import rknn_worker
 from cantoedge.runtime.backends.rknn import rknn_python
+from cantoedge.runtime.backends.rknn_worker import INT8_DTYPES
 from cantoedge.runtime.enginefolder import EngineManifest
 from cantoedge.runtime.fileio import file_sha256
 from cantoedge.runtime.graphs import DECODER, ENCODER, VOCODER, GraphInfo, window_frames
@@ -31,7 +32,6 @@ from .sources import find_sources
 from .staging import staged_folder
 
 CALIB_WINDOWS = 64  # decoder windows fed to RKNN's quantiser (from the calibration set, in order)
-INT8_DTYPES = ("w8a8", "w16a16i", "w16a16i_dfp")  # what rk3588 accepts; w8a16 is not supported
 
 
 def fixed_shapes(spec_name: str, info: GraphInfo, dim: int, n_mels: int, hop: int) -> dict[str, list[int]]:

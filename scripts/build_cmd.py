@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cantoedge.runtime.backends.rknn_worker import INT8_DTYPES
 from cantoedge.runtime.enginefolder import PRECISIONS, TARGETS
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
 
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, type=output_dir, help="voice folder to write (replaced when complete)")
     p.add_argument("--corpus", default="data/corpus",
                    help="corpus with calib_set.json, for RKNN's INT8 calibration (default data/corpus)")
-    p.add_argument("--rknn-dtype", default="w8a8", choices=["w8a8", "w16a16i", "w16a16i_dfp"],
+    p.add_argument("--rknn-dtype", default="w8a8", choices=INT8_DTYPES,
                    help="rknn int8 only: the decoder's quantised type (default w8a8)")
     p.add_argument("--workspace-mb", type=int_in(64, 65536), default=1024,
                    help="trt only: builder workspace limit in MiB, 64..65536 (default 1024, sized for a "

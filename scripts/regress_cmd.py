@@ -97,25 +97,18 @@ def _tone_eval(args: argparse.Namespace) -> int:
 
 def _engines(args: argparse.Namespace) -> int:
     from cantoedge.regression.engine_report import engine_report, markdown, to_json
-    from cantoedge.runtime.fileio import atomic_write_all
 
     folders = {name: Path(path) for name, path in args.voice}
     rows = engine_report(Path(args.reference), folders, Path(args.corpus), args.split, args.limit,
                          threads=args.threads)
     table = markdown(rows)
     print(table)
-    if args.out:
-        out = Path(args.out)
-        data = to_json(rows)
-        atomic_write_all([(out, lambda tmp: Path(tmp).write_text(table, encoding="utf-8")),
-                          (out.with_suffix(".json"), lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))])
-        print(f"table: {out}, {out.with_suffix('.json')}")
+    write_table(args.out, table, to_json(rows))
     return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
     from cantoedge.regression.benchmark import markdown, run_benchmark
-    from cantoedge.runtime.fileio import atomic_write_all
 
     try:
         import piper  # noqa: F401
@@ -124,8 +117,17 @@ def _bench(args: argparse.Namespace) -> int:
     report = run_benchmark(args.repeats)
     table = markdown(report)
     print(table)
-    if args.out:
-        out, data = Path(args.out), json.dumps(report, indent=1) + "\n"
-        atomic_write_all([(out, lambda tmp: Path(tmp).write_text(table, encoding="utf-8")),
-                          (out.with_suffix(".json"), lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))])
+    write_table(args.out, table, json.dumps(report, indent=1) + "\n")
     return 0
+
+
+def write_table(out: str | None, table: str, data: str) -> None:
+    """A report's Markdown table at OUT and its JSON beside it, written together (when --out was given)."""
+    from cantoedge.runtime.fileio import atomic_write_all
+
+    if not out:
+        return
+    out = Path(out)
+    atomic_write_all([(out, lambda tmp: Path(tmp).write_text(table, encoding="utf-8")),
+                      (out.with_suffix(".json"), lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))])
+    print(f"table: {out}, {out.with_suffix('.json')}")

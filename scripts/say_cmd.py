@@ -8,13 +8,12 @@ import sys
 import time
 from pathlib import Path
 
+from cantoedge.runtime.backends.loading import BACKENDS
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
 from cantoedge.runtime.speech import PITCH_SHIFT_RANGE, VOLUME_RANGE
 
 from .speech_args import add_speech_arguments, check_outputs, report, save_speech
 from .validate import existing_dir, float_in, graph_dir, int_in, max_threads
-
-BACKENDS = ("auto", "ort", "trt", "rknn")  # runtime/backends/loading.py checks the same names
 
 
 def register(sub: argparse._SubParsersAction) -> None:

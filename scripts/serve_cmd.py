@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from cantoedge.runtime.backends.loading import BACKENDS
+
 from .validate import existing_dir, float_in, int_in, max_threads
 
 
@@ -15,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "/v1/models, /metrics (Prometheus). Binds 127.0.0.1 unless told otherwise. "
                                    "Needs the extra: pip install 'cantoedge[serve]'.")
     p.add_argument("--voice", type=existing_dir, help="a built voice folder (default: as `say` finds one)")
-    p.add_argument("--backend", choices=["auto", "ort", "trt", "rknn"], default="auto",
+    p.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="backend for the voice folder (default: its own)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int_in(1, 65535), default=8880, help="port, 1..65535 (default 8880)")

@@ -27,6 +27,7 @@ if __name__ == "__main__":  # run as a script: its folder holds rknn.py, which m
 import numpy as np  # noqa: E402
 
 TARGET_PLATFORM = "rk3588"
+INT8_DTYPES = ("w8a8", "w16a16i", "w16a16i_dfp")  # the quantised types rk3588 accepts (no w8a16)
 
 
 def toolkit_version() -> str:
