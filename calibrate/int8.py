@@ -6,38 +6,29 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from cantoedge.runtime.fileio import atomic_write, atomic_write_text, file_sha256
-from cantoedge.runtime.graphs import GRAPHS, META_PREFIX, GraphSpec
+from cantoedge.runtime.fileio import file_sha256
+from cantoedge.runtime.graphs import GRAPHS, GraphSpec
 from cantoedge.runtime.jyutping import TONES
-from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.manifest import read_manifest
 from cantoedge.runtime.synth import Voice
 
 from .collect import Utterance, collect_histograms, graph_inputs
+from .derive import RANGES_FILE, Int8Build, derive
 from .entropy import N_BINS, entropy_amax, percentile_amax
-from .qdq import QUANTISED_OPS, quantise, quantised_nodes
+from .qdq import QUANTISED_OPS
 from .ranges import GraphRanges, Ranges
-from .trtcache import CalibrationCache, write_cache
+from .sensitivity import choose_layers
 
 PERCENTILE = 99.99
-RANGES_FILE = "ranges.json"
 # The duration and pitch heads stay float in every build: quantising the duration path changed output
 # lengths in 22 of 30 inputs (DESIGN.md), and the pitch heads (per token in the encoder, per frame in the
 # decoder), the encoder's pitch projection and the vocoder's pitch input carry the tone contour.
 ALWAYS_FLOAT = {"encoder": ("/encoder/duration/", "/encoder/pitch/", "/encoder/pitch_proj/"),
                 "decoder": ("/pitch_out/",), "vocoder": ("/pitch_embed/",)}
-
-
-@dataclass(frozen=True)
-class Int8Build:
-    ranges: Path
-    graphs: dict[str, Path]  # graph name -> INT8 Q/DQ ONNX
-    caches: dict[str, Path]  # graph name -> TensorRT calibration cache
-    quantised: dict[str, int]  # graph name -> ops running in INT8
 
 
 def calibration_utterances(source: Path, limit: int | None = None) -> tuple[list[Utterance], str]:
@@ -101,44 +92,6 @@ def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "e
     return Ranges(method, calibration, graphs)
 
 
-def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = None,
-           graph_names: Iterable[str] | None = None, suffix: str = "int8", fallback: bool = True) -> Int8Build:
-    """INT8 Q/DQ graphs (``<graph>.<suffix>.onnx``) and TensorRT caches from the ranges file's thresholds;
-    ``fallback=False`` quantises every capable layer (plain PTQ, for comparison)."""
-    import onnx
-
-
-    onnx_dir, out_dir = Path(onnx_dir), Path(out_dir)
-    method = method or ranges.method
-    wanted = set(graph_names or ranges.graphs)
-    graphs, caches, quantised = {}, {}, {}
-    ranges_path = out_dir / RANGES_FILE
-    for spec in GRAPHS:
-        if spec.name not in wanted:
-            continue
-        source = onnx_dir / spec.filename()
-        g = ranges.graphs[spec.name]
-        if file_sha256(source) != g.sha256:
-            raise ValueError(f"{source} is not the graph the ranges were measured on; run `cantoedge calibrate` again")
-        model = onnx.load(str(source))
-        if not fallback:
-            g = GraphRanges(g.sha256, g.amax, [], g.inputs)
-        q = quantise(model, g, method)
-        q.metadata_props.add(key=META_PREFIX + "precision", value=suffix)
-        q.metadata_props.add(key=META_PREFIX + "range_method", value=method)
-        q.metadata_props.add(key=META_PREFIX + "fallback", value=json.dumps(g.fallback))
-        onnx.checker.check_model(q, full_check=True)
-        data = q.SerializeToString(deterministic=True)
-        path = out_dir / spec.filename(suffix)
-        atomic_write(path, lambda tmp, data=data: Path(tmp).write_bytes(data))
-        graphs[spec.name], quantised[spec.name] = path, len(quantised_nodes(q))
-        cache = out_dir / f"{spec.name}.calib.cache"
-        # every range goes in; the builders keep the fallback layers float by name (from the ranges file)
-        write_cache(cache, CalibrationCache.from_amax(g.thresholds(method)))
-        caches[spec.name] = cache
-    return Int8Build(ranges_path, graphs, caches, quantised)
-
-
 def calibrate_voice(onnx_dir: Path, corpus_dir: Path, out_dir: Path, method: str = "entropy",
                     limit: int | None = None, threads: int | None = None, sensitivity: int = 0,
                     fallback: dict[str, list[str]] | None = None,
@@ -184,28 +137,3 @@ def with_fallback(ranges: Ranges, onnx_dir: Path, fallback: dict[str, list[str]]
         g = graphs[name]
         graphs[name] = GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | set(layers)), g.inputs)
     return Ranges(ranges.method, ranges.calibration, graphs)
-
-
-def choose_layers(ranges: Ranges, onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: int,
-                  method: str, progress: Callable[[Iterable, str], Iterable] | None = None,
-                  log: Callable[[str], None] | None = None) -> Ranges:
-    """The sensitivity table and the greedy fallback (``OUT/sensitivity.{md,json}``); returns the new ranges."""
-    from cantoedge.regression.compare import render_reference
-
-    from .sensitivity import choose_fallback, layer_effects, sensitivity_table
-
-    records = [r for r in read_manifest(Path(corpus_dir)) if r.split == "val"][:utterances]
-    if not records:
-        raise ValueError(f"{corpus_dir} has no validation utterances for the sensitivity analysis")
-    ref = render_reference(Voice(onnx_dir, "fp32", threads=1), records, lambda r: load_features(Path(corpus_dir), r))
-    effects = layer_effects(ranges, onnx_dir, ref, out_dir / ".sensitivity", method, progress)
-    chosen, trail = choose_fallback(ranges, onnx_dir, ref, effects, out_dir / ".fallback", log=log)
-    before = {n for g in ranges.graphs.values() for n in g.fallback}
-    new = {n for g in chosen.graphs.values() for n in g.fallback} - before
-    atomic_write_text(out_dir / "sensitivity.md", sensitivity_table(effects, new))
-    atomic_write_text(out_dir / "fallback.json", json.dumps(
-        {name: g.fallback for name, g in chosen.graphs.items()}, indent=1, sort_keys=True) + "\n")
-    atomic_write_text(out_dir / "sensitivity.json", json.dumps(
-        {"utterances": len(records), "split": "val", "layers": [e.to_json() for e in effects], "trail": trail},
-        indent=1) + "\n")
-    return chosen

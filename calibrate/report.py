@@ -12,16 +12,15 @@ from pathlib import Path
 
 from cantoedge.regression.compare import Comparison, compare_builds, render_reference
 from cantoedge.regression.latency import Latency, benchmark, typical_feeds
+from cantoedge.regression.targets import INT8_TARGETS
 from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.graphs import GRAPHS
 from cantoedge.runtime.manifest import load_features, read_manifest
 from cantoedge.runtime.synth import Voice
 
-from .int8 import RANGES_FILE, derive
+from .derive import RANGES_FILE, derive
 from .ranges import Ranges
 
-# Targets for INT8 against FP32 (the bar; the seed project reached 0.8 dB tone-band error).
-TARGETS = {"tone_band_db": 0.3, "f0_cents": 10.0, "tone_accuracy_drop": 0.005, "speedup": 1.5}
 PTQ_VARIANTS = {"ptq-max": ("max", False), "ptq-percentile": ("percentile", False),
                 "ptq-entropy": ("entropy", False), "ptq-entropy+fallback": ("entropy", True)}
 
@@ -35,7 +34,7 @@ class Report:
     calibration: dict
 
     def to_json(self) -> dict:
-        return {"targets": TARGETS, "calibration": self.calibration, "fallback": self.fallback,
+        return {"targets": INT8_TARGETS.to_json(), "calibration": self.calibration, "fallback": self.fallback,
                 "accuracy": [c.to_json() for c in self.comparisons],
                 "latency": [t.to_json() for t in self.latency], "sizes": self.sizes,
                 "speedup": self.speedups(), "targets_met": self.targets_met()}
@@ -58,10 +57,9 @@ class Report:
                 continue
             j = c.to_json()
             out[c.name] = {
-                "tone_band_db": j["tone_band_db"]["median"] <= TARGETS["tone_band_db"],
-                "f0_cents": j["f0_cents"]["median"] <= TARGETS["f0_cents"],
-                "tone_accuracy_drop": fp32.tone_accuracy - c.tone_accuracy <= TARGETS["tone_accuracy_drop"],
-                "speedup": min(self.speedups().get(c.name, {"0": 0.0}).values()) >= TARGETS["speedup"]}
+                **INT8_TARGETS.checks(j["tone_band_db"]["median"], j["f0_cents"]["median"],
+                                      fp32.tone_accuracy - c.tone_accuracy),
+                "speedup": min(self.speedups().get(c.name, {"0": 0.0}).values()) >= INT8_TARGETS.speedup}
         return out
 
     def markdown(self) -> str:

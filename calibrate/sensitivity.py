@@ -5,17 +5,20 @@ choice goes into the ranges file, so every engine builder honours it. Measured o
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from cantoedge.regression.compare import Comparison, ReferenceRun, compare_builds
-from cantoedge.runtime.fileio import atomic_write
+from cantoedge.regression.compare import Comparison, ReferenceRun, compare_builds, render_reference
+from cantoedge.regression.targets import INT8_TARGETS, Int8Targets
+from cantoedge.runtime.fileio import atomic_write, atomic_write_text
 from cantoedge.runtime.graphs import GRAPHS
+from cantoedge.runtime.manifest import load_features, read_manifest
 from cantoedge.runtime.synth import Voice
 
-from .int8 import derive
+from .derive import derive
 from .qdq import QUANTISED_OPS, quantise
 from .ranges import GraphRanges, Ranges
 
@@ -32,16 +35,10 @@ class LayerEffect:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class Targets:
-    tone_band_db: float = 0.3
-    f0_cents: float = 10.0
-    tone_accuracy_drop: float = 0.005
-
-    def met(self, build: Comparison, fp32: Comparison) -> bool:
-        j = build.to_json()
-        return (j["tone_band_db"]["median"] <= self.tone_band_db and j["f0_cents"]["median"] <= self.f0_cents
-                and fp32.tone_accuracy - build.tone_accuracy <= self.tone_accuracy_drop)
+def targets_met(targets: Int8Targets, build: Comparison, fp32: Comparison) -> bool:
+    j = build.to_json()
+    return all(targets.checks(j["tone_band_db"]["median"], j["f0_cents"]["median"],
+                              fp32.tone_accuracy - build.tone_accuracy).values())
 
 
 def _trial_dir(onnx_dir: Path, work: Path) -> Path:
@@ -81,7 +78,7 @@ def layer_effects(ranges: Ranges, onnx_dir: Path, ref: ReferenceRun, work: Path,
 
 
 def choose_fallback(ranges: Ranges, onnx_dir: Path, ref: ReferenceRun, effects: list[LayerEffect], work: Path,
-                    targets: Targets = Targets(), max_layers: int = 24,
+                    targets: Int8Targets = INT8_TARGETS, max_layers: int = 24,
                     log: Callable[[str], None] | None = None) -> tuple[Ranges, list[dict]]:
     """Add the most harmful layers to the fallback (tone-band effect first, then F0) until the whole build
     meets ``targets`` on ``ref``'s utterances, or ``max_layers`` are float. Returns the updated ranges and
@@ -100,7 +97,7 @@ def choose_fallback(ranges: Ranges, onnx_dir: Path, ref: ReferenceRun, effects: 
         j = build.to_json()
         step = {"float_layers": [e.node for e in chosen], "tone_band_db": j["tone_band_db"]["median"],
                 "f0_cents": j["f0_cents"]["median"], "tone_accuracy": build.tone_accuracy,
-                "met": targets.met(build, fp32)}
+                "met": targets_met(targets, build, fp32)}
         trail.append(step)
         if log:
             log(f"{len(chosen)} layers float: tone-band {step['tone_band_db']:.3f} dB, F0 {step['f0_cents']:.2f} "
@@ -119,3 +116,24 @@ def sensitivity_table(effects: list[LayerEffect], chosen: set[str]) -> str:
         lines.append(f"| {e.graph} | `{e.node}` | {e.tone_band_db:.3f} | {e.f0_cents:.2f} | "
                      f"{100 * e.tone_accuracy:.1f} % | {'yes' if e.node in chosen else ''} |")
     return "\n".join(lines) + "\n"
+
+
+def choose_layers(ranges: Ranges, onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: int,
+                  method: str, progress: Callable[[Iterable, str], Iterable] | None = None,
+                  log: Callable[[str], None] | None = None) -> Ranges:
+    """The sensitivity table and the greedy fallback (``OUT/sensitivity.{md,json}``); returns the new ranges."""
+    records = [r for r in read_manifest(Path(corpus_dir)) if r.split == "val"][:utterances]
+    if not records:
+        raise ValueError(f"{corpus_dir} has no validation utterances for the sensitivity analysis")
+    ref = render_reference(Voice(onnx_dir, "fp32", threads=1), records, lambda r: load_features(Path(corpus_dir), r))
+    effects = layer_effects(ranges, onnx_dir, ref, out_dir / ".sensitivity", method, progress)
+    chosen, trail = choose_fallback(ranges, onnx_dir, ref, effects, out_dir / ".fallback", log=log)
+    before = {n for g in ranges.graphs.values() for n in g.fallback}
+    new = {n for g in chosen.graphs.values() for n in g.fallback} - before
+    atomic_write_text(out_dir / "sensitivity.md", sensitivity_table(effects, new))
+    atomic_write_text(out_dir / "fallback.json", json.dumps(
+        {name: g.fallback for name, g in chosen.graphs.items()}, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(out_dir / "sensitivity.json", json.dumps(
+        {"utterances": len(records), "split": "val", "layers": [e.to_json() for e in effects], "trail": trail},
+        indent=1) + "\n")
+    return chosen

@@ -77,7 +77,7 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
     per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. Rerunning after an
     interruption continues where it stopped."""
     from .config import load_config
-    from .distil import train_student
+    from .student import train_student
     from .train import train
 
     corpus_dir, runs_dir = Path(corpus_dir), Path(runs_dir)

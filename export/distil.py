@@ -8,7 +8,6 @@ where W is a linear map trained with the student and dropped at export."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,7 +19,6 @@ from cantoedge.runtime.fileio import atomic_write
 from cantoedge.runtime.manifest import Record, load_features, read_manifest, write_manifest
 
 from .checkpoint import load_model
-from .config import RunConfig
 from .data import AcousticDataset, Normaliser, frame_targets, token_targets
 from .models.acoustic import AcousticModel
 
@@ -96,20 +94,3 @@ class FeatureMatch(nn.Module):
         err = ((self.proj(student) - teacher) ** 2).mean(dim=-1)
         mask = token_mask.to(err.dtype)
         return (err * mask).sum() / mask.sum().clamp(min=1.0)
-
-
-def train_student(run: RunConfig, teacher_path: Path, corpus_dir: Path, out_dir: Path, progress: bool = True) -> Path:
-    from .train import train
-
-    out_dir = Path(out_dir)
-    distil_dir = out_dir / "teacher_targets"
-    records, meta = build_distillation_set(Path(teacher_path), Path(corpus_dir), distil_dir, progress)
-    teacher_dim = int(meta["config"]["dim"])
-    info = {"teacher": str(teacher_path), "teacher_steps": meta.get("steps"), "utterances": len(records),
-            "feature_weight": float(run.distil.get("feature_weight", 0.0))}
-    (out_dir / "distil.json").write_text(json.dumps(info, indent=1))
-    norm = Normaliser(**meta["normaliser"])
-    return train(run, distil_dir, out_dir, progress=progress,
-                 distil={"teacher_dim": teacher_dim, "normaliser": norm,
-                         "feature_weight": info["feature_weight"]})
-

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
+import signal
 import time
 import warnings
 from pathlib import Path
@@ -127,6 +129,18 @@ class _Snapshot(L.Callback):
                  "seconds": torch.tensor((task.seconds_before or 0.0) + time.perf_counter() - task.started,
                                          dtype=torch.float64)}
         atomic_write(self.path, lambda tmp: torch.save(state, tmp))
+        _die_here_if_asked(int(state["epoch"]) * task.run.train.checkpoint_every)
+
+
+KILL_AFTER_STEP_ENV = "CANTOEDGE_KILL_AFTER_STEP"  # fault injection for the resume test
+
+
+def _die_here_if_asked(step: int) -> None:
+    """SIGKILL this process right after the snapshot at ``$CANTOEDGE_KILL_AFTER_STEP``: an interruption at
+    a known step, so the resume test does not race the trainer (polling and killing from outside did)."""
+    wanted = os.environ.get(KILL_AFTER_STEP_ENV)
+    if wanted is not None and step == int(wanted):
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True, distil: dict | None = None,

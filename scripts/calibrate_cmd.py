@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from cantoedge.regression.targets import INT8_TARGETS as T
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
 
 from .validate import existing_dir, existing_file, int_in, output_dir
@@ -33,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                    "say all six tones)")
     p.add_argument("--sensitivity", type=int_in(0), default=0, metavar="N",
                    help="quantise one layer at a time on N validation utterances, write OUT/sensitivity.md, and "
-                        "keep the most tone-harmful layers float until INT8 meets the targets (tone-band <= 0.3 "
-                        "dB, F0 <= 10 cents, tone accuracy drop <= 0.5 points); 0 skips it (default)")
+                        "keep the most tone-harmful layers float until INT8 meets the targets (tone-band <= "
+                        f"{T.tone_band_db} dB, F0 <= {T.f0_cents:g} cents, tone accuracy drop <= "
+                        f"{100 * T.tone_accuracy_drop:g} points); 0 skips it (default)")
     p.add_argument("--fallback", metavar="JSON", type=existing_file,
                    help="layers to keep float, {graph: [layer, ...]}, e.g. the OUT/fallback.json a --sensitivity "
                         "run wrote (the bundled voice's is export/voice/fallback.json)")

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.what == "student":
         if not args.teacher:
             raise ValueError("train student needs --teacher PATH (the teacher's model.safetensors)")
-        from cantoedge.export.distil import train_student
+        from cantoedge.export.student import train_student
 
         path = train_student(config, Path(args.teacher), Path(args.corpus), out, progress=not args.quiet)
     else:

@@ -50,9 +50,10 @@ def _cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "cantoedge.scripts.cli", *args]
 
 
-def _train(what: str, config: Path, corpus: Path, out: Path, *extra: str) -> subprocess.Popen:
+def _train(what: str, config: Path, corpus: Path, out: Path, *extra: str, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen(_cmd("train", what, "--config", str(config), "--corpus", str(corpus), "--out", str(out),
-                                 "--quiet", *extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                 "--quiet", *extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
 
 
 def train_to_end(what: str, config_text: str, corpus: Path, root: Path, *extra: str) -> Path:

@@ -4,7 +4,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ import torch
 from trainkit import _cmd, _train
 
 from cantoedge.export.checkpoint import load_model
+from cantoedge.export.train import KILL_AFTER_STEP_ENV
 from cantoedge.runtime.excitation import excitation_phase
 
 
@@ -24,15 +24,10 @@ def _weights(path: Path) -> dict[str, torch.Tensor]:
 def test_killed_training_resumes_to_the_same_weights(teacher_run, tiny_corpus, tmp_path):
     config, whole = teacher_run
     out = tmp_path / "killed"
-    proc = _train("teacher", config, tiny_corpus, out)
-    deadline = time.time() + 300
-    while not (out / "last.ckpt").exists():
-        assert proc.poll() is None, proc.communicate()[1]
-        assert time.time() < deadline, "no checkpoint appeared"
-        time.sleep(0.01)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert not (out / "model.safetensors").exists(), "the run finished before it could be killed"
+    proc = _train("teacher", config, tiny_corpus, out, env={**os.environ, KILL_AFTER_STEP_ENV: "4"})
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == -signal.SIGKILL, err  # killed right after the step-4 snapshot, not before or later
+    assert (out / "last.ckpt").exists() and not (out / "model.safetensors").exists()
     resumed = _train("teacher", config, tiny_corpus, out)
     _, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, err

@@ -53,7 +53,9 @@ def test_tone_eval_runs_with_build_side_blocked(tiny_corpus):
     proc = subprocess.run([sys.executable, "-c", BLOCKER, "regress", "tone-eval", "--corpus", str(tiny_corpus),
                            "--split", "val", "--json"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert 0.0 <= json.loads(proc.stdout)["accuracy"] <= 1.0
+    report = json.loads(proc.stdout)
+    assert report["accuracy"] > 0.6 and report["syllables"] > 30  # espeak's own tones are heard
+    assert set(report["per_tone"]) <= {"1", "2", "3", "4", "5", "6"} and len(report["per_tone"]) >= 4
 
 
 def test_say_speaks_with_onnxruntime_and_no_build_side_code(tiny_graphs, tmp_path):
