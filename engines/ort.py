@@ -12,7 +12,7 @@ from cantoedge.runtime.graphs import GRAPHS
 
 from .manifest import graph_entry, input_hashes, write_manifest
 from .sources import check_layer_names, find_sources
-from .staging import staged_folder
+from .staging import carry_eval_bundle, staged_folder
 
 SESSION = {"graph_optimization_level": "ORT_ENABLE_BASIC", "providers": ["CPUExecutionProvider"],
            "inter_op_num_threads": 1, "intra_op_num_threads": "the caller's --threads, else onnxruntime's choice"}
@@ -52,5 +52,6 @@ def build_ort(graph_dir: Path, precision: str, out: Path) -> EngineManifest:
             toolkit={"name": "onnxruntime", "version": ort.__version__, "host": platform.machine()},
             inputs=input_hashes(sources.files()), graphs=entries,
             notes=["graphs optimised offline at ORT_ENABLE_BASIC, which stays portable across CPUs"])
+        carry_eval_bundle(graph_dir, work)
         write_manifest(work, manifest)
     return manifest

@@ -29,7 +29,7 @@ from cantoedge.runtime.graphs import DECODER, ENCODER, VOCODER, GraphInfo, windo
 
 from .manifest import graph_entry, input_hashes, onnx_metadata, write_manifest
 from .sources import find_sources
-from .staging import staged_folder
+from .staging import carry_eval_bundle, staged_folder
 
 CALIB_WINDOWS = 64  # decoder windows fed to RKNN's quantiser (from the calibration set, in order)
 
@@ -137,5 +137,6 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
         manifest = EngineManifest(target="rknn", precision=precision, platform=rknn_worker.TARGET_PLATFORM,
                                   toolkit={"name": "rknn-toolkit2", "version": result["toolkit"]},
                                   inputs=input_hashes(sources.files()), graphs=entries, notes=notes)
+        carry_eval_bundle(graph_dir, work)
         write_manifest(work, manifest)
     return manifest

@@ -32,3 +32,13 @@ def staged_folder(out: Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+def carry_eval_bundle(graph_dir: Path, work: Path) -> None:
+    """The evaluation bundle beside the graphs (`cantoedge corpus eval-bundle`) travels with the engines, so
+    `cantoedge regress` on the device finds it in the folder."""
+    from cantoedge.regression.evalbundle import BUNDLE_FILE
+
+    bundle = Path(graph_dir) / BUNDLE_FILE
+    if bundle.is_file():
+        shutil.copyfile(bundle, Path(work) / BUNDLE_FILE)

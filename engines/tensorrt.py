@@ -24,7 +24,7 @@ from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPHS, VOCODER, GraphInf
 
 from .manifest import graph_entry, input_hashes, onnx_metadata, write_manifest
 from .sources import check_layer_names, find_sources
-from .staging import staged_folder
+from .staging import carry_eval_bundle, staged_folder
 
 MAX_BATCH = 8  # decoder and vocoder windows batched together (the server's dynamic batcher)
 ENCODER_TOKENS = (1, 64, 1024)  # min, opt, max token lengths (1,024: the encoder's position table)
@@ -264,5 +264,6 @@ def build_trt(graph_dir: Path, precision: str, out: Path, workspace_mb: int = 10
                                            "host": platform.machine()},
                                   inputs=input_hashes(files), graphs=entries,
                                   notes=[f"INT8 path: {plan.mode}" if precision == "int8" else precision])
+        carry_eval_bundle(graph_dir, work)
         write_manifest(work, manifest)
     return manifest

@@ -76,6 +76,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
     e.set_defaults(run=_g2p_eval)
 
+    eb = cs.add_parser("eval-bundle", help="pack held-out utterances and the FP32 voice's outputs for `regress`",
+                       description="The evaluation bundle that travels with the engines: held-out texts, their "
+                                   "recordings' log-mel and F0, tone labels, and the FP32 graphs' outputs on them "
+                                   "(mel, F0, audio features; encoder frames and audio for the first few). "
+                                   "`cantoedge regress` scores any build against it on a device with numpy and one "
+                                   "backend. A few MB.")
+    eb.add_argument("--graphs", default="build/voice", type=existing_dir,
+                    help="the exported FP32 graphs (default build/voice)")
+    eb.add_argument("--corpus", default=DEFAULT_CORPUS, type=existing_dir,
+                    help=f"corpus with the held-out utterances (default {DEFAULT_CORPUS})")
+    eb.add_argument("--split", default="test", choices=SPLITS, help="split to take them from (default test)")
+    eb.add_argument("--limit", type=int_in(1, 500), default=16, help="utterances, 1..500 (default 16)")
+    eb.add_argument("--out", type=output_file, help="bundle file (default GRAPHS/eval_bundle.npz)")
+    eb.add_argument("--quiet", action="store_true", help="no progress bar")
+    eb.set_defaults(run=_eval_bundle)
+
+
+def _eval_bundle(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from cantoedge.datasets.evalset import bundle_from_corpus
+    from cantoedge.regression.evalbundle import BUNDLE_FILE
+
+    out = Path(args.out) if args.out else Path(args.graphs) / BUNDLE_FILE
+    bundle = bundle_from_corpus(Path(args.graphs), Path(args.corpus), args.split, args.limit,
+                                None if args.quiet else (lambda xs: tqdm(xs, desc="FP32 reference", unit="utt")))
+    bundle.save(out)
+    print(f"evaluation bundle: {len(bundle.utterances)} utterances -> {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
 
 def _build(args: argparse.Namespace) -> int:
     from cantoedge.datasets.corpus import build_corpus

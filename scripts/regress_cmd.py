@@ -6,15 +6,53 @@ import argparse
 import json
 from pathlib import Path
 
+from cantoedge.runtime.backends.loading import BACKENDS
 from cantoedge.runtime.manifest import SPLITS
 
-from .validate import existing_dir, existing_file, int_in, named_path, output_file
+from .validate import existing_dir, existing_file, int_in, named_path, output_dir, output_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("regress", help="accuracy measurements and the tone classifier",
-                       description="Regression-suite tools; numpy only, runnable on a device.")
-    rs = p.add_subparsers(dest="regress_command", metavar="ACTION", required=True)
+    p = sub.add_parser("regress", help="the regression suite: score voice builds on the device, gate on a baseline",
+                       description="Without an ACTION: score every build under --voice on the evaluation bundle "
+                                   "(`cantoedge corpus eval-bundle`) with numpy and one backend: accuracy against "
+                                   "the FP32 voice and the recordings, per graph and end to end; cold start, TTFB, "
+                                   "RTF and where the time goes; memory and sizes. Writes OUT/report.json, "
+                                   "report.md and report.html. With --baseline, exits 1 if any gated accuracy "
+                                   "metric moved past its tolerance (latency is never gated). The ACTIONs are the "
+                                   "suite's other tools.",
+                       epilog="examples: cantoedge regress --voice build/voice-ort --baseline "
+                              "regression/baselines/default.json;  cantoedge regress baseline --report "
+                              "build/report/report.json --reason 'retrained voice v3' --out FILE")
+    p.add_argument("--voice", action="append", type=existing_dir, metavar="DIR", dest="suite_voice",
+                   help="a built folder (`cantoedge build`) or exported graphs (each precision found is scored); "
+                        "repeatable (default: the voice `say` would use)")
+    p.add_argument("--backend", choices=BACKENDS, default="auto", dest="suite_backend",
+                   help="backend for built folders (default auto: the folder's own)")
+    p.add_argument("--bundle", type=existing_file, metavar="FILE", dest="suite_bundle",
+                   help="evaluation bundle (default: eval_bundle.npz in the first --voice folder that has one)")
+    p.add_argument("--baseline", type=existing_file, metavar="FILE", dest="suite_baseline",
+                   help="gate: exit 1 when a metric it names regressed beyond its tolerance")
+    p.add_argument("--out", type=output_dir, default="regress-report", dest="suite_out",
+                   help="report folder (default regress-report)")
+    p.add_argument("--limit", type=int_in(1), metavar="N", dest="suite_limit",
+                   help="first N utterances of the bundle only (>= 1)")
+    p.add_argument("--repeats", type=int_in(1, 50), default=3, dest="suite_repeats",
+                   help="timed runs per utterance for TTFB and RTF, 1..50 (default 3)")
+    p.add_argument("--threads", type=int_in(1, 64), default=1, dest="suite_threads",
+                   help="backend threads, 1..64 (default 1)")
+    p.add_argument("--quiet", action="store_true", dest="suite_quiet", help="no progress display")
+    p.set_defaults(run=_suite)
+    rs = p.add_subparsers(dest="regress_command", metavar="ACTION", required=False)
+
+    bl = rs.add_parser("baseline", help="accept a report's accuracy as the new baseline, with the reason",
+                       description="Write the gated accuracy metrics of REPORT (a `cantoedge regress` report.json) "
+                                   "into the baseline file, keeping tolerances it already has and appending the "
+                                   "date and the reason to its history. The only way a baseline changes.")
+    bl.add_argument("--report", required=True, type=existing_file, help="report.json of the run to accept")
+    bl.add_argument("--reason", required=True, help="why these numbers are accepted (kept in the file)")
+    bl.add_argument("--out", required=True, type=output_file, help="baseline file to write or update")
+    bl.set_defaults(run=_baseline)
 
     t = rs.add_parser("tone-train", help="train the tone classifier on a corpus's F0 contours",
                       description="Train on the training split's stored F0 (speaker-normalised syllable "
@@ -59,6 +97,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--repeats", type=int_in(3, 100), default=5, help="repeats per measure, 3..100 (default 5)")
     b.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
     b.set_defaults(run=_bench)
+
+
+def _suite(args: argparse.Namespace) -> int:
+    """`cantoedge regress` without an ACTION: the suite."""
+    from cantoedge.regression.suite_run import run_and_report
+
+    voices = [Path(v) for v in args.suite_voice] if args.suite_voice else None
+    return run_and_report(voices, args.suite_backend, Path(args.suite_bundle) if args.suite_bundle else None,
+                          Path(args.suite_baseline) if args.suite_baseline else None, Path(args.suite_out),
+                          args.suite_limit, args.suite_repeats, args.suite_threads, quiet=args.suite_quiet)
+
+
+def _baseline(args: argparse.Namespace) -> int:
+    from cantoedge.regression.baseline import load_baseline, write_baseline
+
+    report = json.loads(Path(args.report).read_text("utf-8"))
+    previous = load_baseline(Path(args.out)) if Path(args.out).exists() else None
+    data = write_baseline(report, args.reason, Path(args.out), previous, source=str(args.report))
+    n = sum(len(m) for m in data["builds"].values())
+    print(f"baseline: {n} metrics of {', '.join(data['builds'])} -> {args.out} "
+          f"(change {len(data['history'])}: {args.reason.strip()})")
+    return 0
 
 
 def _default_classifier_path() -> Path:
