@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets cantoedge up on a fresh Debian/Ubuntu machine and runs the main job on the bundled default voice.
-#   bash setup.sh                 install everything, build the corpus, export and calibrate the voice, speak
+#   bash setup.sh                 install everything, run the pipeline on the default voice (report), speak
 #   bash setup.sh --install-only  install only (what CI does before the tests)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -35,19 +35,12 @@ fi
 
 [ "$install_only" = 1 ] && exit 0
 
-# 3. The main job on the bundled default voice (export/voice/): render the HKCanCor corpus (resumable;
-#    ~9 min on 2 cores), choose its tone-balanced calibration set, export the FP32 graphs, calibrate them to
-#    INT8 (ranges file, Q/DQ graphs, TensorRT caches; the layers the voice keeps float are in its
-#    fallback.json) and speak a sentence with the INT8 graphs.
-.venv/bin/cantoedge corpus build --out data/corpus
-.venv/bin/cantoedge corpus calib-set --corpus data/corpus
-.venv/bin/cantoedge export --out build/voice
-.venv/bin/cantoedge calibrate --onnx build/voice --corpus data/corpus --fallback export/voice/fallback.json
-.venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --graphs build/voice --precision int8 -o build/hello.wav
-# 4. The device folders: onnxruntime (INT8) and RK3588 (FP16 decoder and vocoder, converted by rknn-toolkit2 in
-#    its own environment, .venv-rknn) — each speaks the sentence, the RKNN one through the PC simulator.
-.venv/bin/cantoedge build --target ort --precision int8 --graphs build/voice --out build/voice-ort
-.venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --voice build/voice-ort -o build/hello-ort.wav
+# 3. The main job on the bundled default voice (export/voice/): `cantoedge pipeline` renders the held-out evaluation
+#    utterances, exports the FP32 graphs, calibrates them to INT8 on the committed calibration set, packs the
+#    evaluation bundle, builds the onnxruntime INT8 and RK3588 FP16 device folders (RKNN in rknn-toolkit2's own
+#    environment, .venv-rknn), scores every build into build/report/report.html and gates on the committed
+#    baseline (about 2 minutes here; rerun it and unchanged stages are skipped). Then each folder speaks.
 bash scripts/rknn_env.sh
-.venv/bin/cantoedge build --target rknn --precision fp16 --graphs build/voice --out build/voice-rknn
+.venv/bin/cantoedge pipeline --out build
+.venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --voice build/voice-ort -o build/hello-ort.wav
 .venv/bin/cantoedge say "今日天氣好好，我哋去飲茶啦。" --voice build/voice-rknn -o build/hello-rknn.wav

@@ -91,14 +91,22 @@ def load_baseline(path: Path) -> dict:
 
 
 def compare(report_json: dict, baseline: dict) -> list[Movement]:
-    """Every gated metric of every build the baseline names, against this run's report."""
+    """Every gated metric of every build that both the baseline and this run have (a machine builds only the
+    targets it can: see ``not_run``); a metric the build no longer reports counts as a regression."""
     builds = {b["name"]: b for b in report_json["builds"]}
     out = []
     for name, metrics in baseline["builds"].items():
+        if name not in builds:
+            continue
         for metric, entry in metrics.items():
-            now = metric_value(builds[name], tuple(metric.split("."))) if name in builds else None
+            now = metric_value(builds[name], tuple(metric.split(".")))
             out.append(Movement(name, metric, entry["value"], now, entry["tolerance"], entry["better"]))
     return out
+
+
+def not_run(report_json: dict, baseline: dict) -> list[str]:
+    """Builds the baseline gates that this run did not score."""
+    return sorted(set(baseline["builds"]) - {b["name"] for b in report_json["builds"]})
 
 
 def regression_table(movements: list[Movement], only_regressions: bool = True) -> str:

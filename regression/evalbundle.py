@@ -73,7 +73,7 @@ class EvalBundle:
         for i, u in enumerate(self.utterances):
             for name in _ARRAYS:
                 arrays[f"{i}/{name}"] = getattr(u, name)
-            for name, value in u.graph.items():
+            for name, value in sorted(u.graph.items()):
                 arrays[f"{i}/graph/{name}"] = value
         atomic_write(Path(path), lambda tmp: _write_npz(tmp, arrays))
         return Path(path)

@@ -17,13 +17,14 @@ from cantoedge.runtime.audio import AUDIO, log_mel
 from cantoedge.runtime.inventory import syllable_index
 from cantoedge.runtime.synth import Voice, length_regulate, predicted_durations
 
-from .evalbundle import BundleError, EvalBundle, EvalUtterance, fit_frames
+from .evalbundle import BUNDLE_FILE, BundleError, EvalBundle, EvalUtterance, fit_frames
 from .metrics import MetricError, f0_rmse_cents, mel_l1, summarize, tone_band_error_db
 from .pitch import yin
 from .targets import INT8_TARGETS
 from .tones import ToneClassifier
 from .toneset import evaluate, toneset_from
 
+SNR_CEILING_DB = 100.0  # above this two renderings are equal within float rounding (FP32 against itself)
 STAGES = ("frontend", "encoder", "length_regulator", "decoder", "vocoder", "io")
 Progress = Callable[[Iterable], Iterable]
 
@@ -46,7 +47,7 @@ class VoiceBuild:
     def sizes(self) -> dict[str, int]:
         if self.kind == "folder":
             return {p.name: p.stat().st_size for p in sorted(self.path.iterdir())
-                    if p.is_file() and p.name != "manifest.json" and not p.name.startswith(".")}
+                    if p.is_file() and p.name not in ("manifest.json", BUNDLE_FILE) and not p.name.startswith(".")}
         suffix = "" if self.precision == "fp32" else f".{self.precision}"
         return {f"{g}{suffix}.onnx": (self.path / f"{g}{suffix}.onnx").stat().st_size
                 for g in ("encoder", "decoder", "vocoder")}
@@ -228,7 +229,7 @@ def _graph_errors(voice: Voice, bundle: EvalBundle) -> dict:
         audio = voice.vocode(u.fp32_mel, u.fp32_f0)
         a = g["audio"].astype(np.float64)
         b = audio[: a.size].astype(np.float64)
-        snr.append(float(10 * np.log10(np.sum(a ** 2) / max(np.sum((a - b) ** 2), 1e-20))))
+        snr.append(min(SNR_CEILING_DB, float(10 * np.log10(np.sum(a ** 2) / max(np.sum((a - b) ** 2), 1e-30)))))
     return {"encoder": {"duration_agreement": float(np.mean(agree)), "hidden_rel_error": summarize(hidden_err)},
             "decoder": {"f0_cents": summarize(dec_f0), "mel_l1": summarize(dec_mel)},
             "vocoder": {"snr_db": summarize(snr), "snr_min_db": min(snr, default=float("nan"))}}

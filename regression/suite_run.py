@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cantoedge.runtime.fileio import atomic_write_all
 
-from .baseline import compare, load_baseline, regression_table
+from .baseline import compare, load_baseline, not_run, regression_table
 from .evalbundle import BUNDLE_FILE, BundleError, EvalBundle
 from .suite import find_builds, run_suite
 from .suite_report import html_page, markdown
@@ -54,6 +54,13 @@ def run_and_report(voices: list[Path] | None, backend: str, bundle_path: Path | 
     if baseline is None:
         return 0
     movements = compare(data, baseline)
+    absent = not_run(data, baseline)
+    if absent:
+        print(f"baseline {baseline_path}: not run here, so not gated: {', '.join(absent)}")
+    if not movements:
+        print(f"baseline {baseline_path} gates none of the builds scored here ({', '.join(b.name for b in builds)})",
+              file=sys.stderr)
+        return 1
     regressed = [m for m in movements if m.regressed]
     if regressed:
         print(f"REGRESSION against {baseline_path}: {len(regressed)} of {len(movements)} gated metrics moved "

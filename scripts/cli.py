@@ -15,6 +15,7 @@ from . import (
     evaluate_cmd,
     export_cmd,
     g2p_cmd,
+    pipeline_cmd,
     regress_cmd,
     say_cmd,
     serve_cmd,
@@ -24,7 +25,7 @@ from . import (
 )
 
 COMMANDS = (g2p_cmd, corpus_cmd, train_cmd, evaluate_cmd, synth_torch_cmd, export_cmd, calibrate_cmd, build_cmd,
-            say_cmd, serve_cmd, triton_cmd, regress_cmd)
+            say_cmd, serve_cmd, triton_cmd, regress_cmd, pipeline_cmd)
 
 
 def _add_common_options(parser: argparse.ArgumentParser, top: bool) -> None:

@@ -19,6 +19,18 @@ settings.register_profile("cantoedge", derandomize=True, deadline=None,
 settings.load_profile("cantoedge")
 
 
+# Fixtures that render audio or train: a test using any of them is slow, whatever it is marked, and stays out of
+# the everyday subset (`pytest -m "not slow"`); CI runs everything.
+SLOW_FIXTURES = {"clean_utterances", "tiny_corpus", "corpus_copy", "teacher_run", "tiny_vocoder", "student_run",
+                 "tiny_graphs", "calib_corpus", "tiny_int8_graphs", "ort_voice_folders"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 def espeak_available() -> bool:
     try:
         from cantoedge.datasets.espeak import Espeak
@@ -34,6 +46,15 @@ def _away_from_the_checkout(tmp_path, monkeypatch):
     """Every test runs in an empty folder, as on a fresh clone where data/ and build/ do not exist: a default
     path that only this checkout has (data/corpus, build/voice) cannot make a test pass here and fail in CI."""
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def device_voice() -> Path:
+    """The default voice the package ships (runtime/voice/, committed): the device-side tests run on it, with no
+    torch, corpus or training."""
+    from cantoedge.runtime.voices import bundled_voice_dir
+
+    return bundled_voice_dir()
 
 
 @pytest.fixture(scope="session")

@@ -38,3 +38,8 @@ def test_a_device_only_install_speaks_the_default_voice(tmp_path):
                          capture_output=True, text=True, timeout=300, env=env)
     assert say.returncode == 0, say.stderr
     assert "(ort int8," in say.stdout and (out / "hello.wav").stat().st_size > 22050
+    # the regression suite runs there too: numpy and onnxruntime, the default voice and the bundle it carries
+    regress = subprocess.run([str(venv / "bin" / "cantoedge"), "regress", "--limit", "4", "--repeats", "1",
+                              "--out", "report"], cwd=out, capture_output=True, text=True, timeout=600, env=env)
+    assert regress.returncode == 0, regress.stderr
+    assert "| ort-int8 | ort/ort/ort |" in regress.stdout and (out / "report" / "report.html").exists()

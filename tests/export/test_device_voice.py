@@ -36,6 +36,12 @@ def test_the_bundled_device_voice_is_reproduced_from_the_committed_checkpoints(t
     if onnxruntime.__version__ != manifest.toolkit["version"]:
         pytest.skip(f"the folder was optimised by onnxruntime {manifest.toolkit['version']}, this is "
                     f"{onnxruntime.__version__}: its sources match, its optimised bytes may not")
+    # the evaluation bundle it carries: the held-out utterances rendered afresh, through the fresh FP32 graphs
+    from cantoedge.datasets.evalset import bundle_from_corpus, render_eval_corpus
+    from cantoedge.regression.evalbundle import BUNDLE_FILE
+
+    corpus = render_eval_corpus(tmp_path / "eval-corpus", progress=False)
+    bundle_from_corpus(graphs, corpus).save(graphs / BUNDLE_FILE)
     build_ort(graphs, "int8", tmp_path / "voice")
     for path in bundled_voice_dir().iterdir():
         assert (tmp_path / "voice" / path.name).read_bytes() == path.read_bytes(), path.name

@@ -12,9 +12,9 @@ from cantoedge.runtime.synth import Voice
 
 
 @pytest.fixture()
-def folder(ort_voice_folders, tmp_path):
+def folder(device_voice, tmp_path):
     dst = tmp_path / "voice"
-    shutil.copytree(ort_voice_folders["int8"], dst)
+    shutil.copytree(device_voice, dst)
     return dst
 
 
@@ -25,20 +25,21 @@ def edit_manifest(folder, change):
     path.write_text(json.dumps(data))
 
 
-def test_a_folder_without_a_manifest_says_what_it_is_and_how_to_make_one(tiny_graphs, tmp_path):
+def test_a_folder_without_a_manifest_says_what_it_is_and_how_to_make_one(folder, tmp_path):
+    (folder / MANIFEST_FILE).unlink()  # graphs, but no build record
     with pytest.raises(EngineFolderError, match="use --graphs"):
-        Voice.load(tiny_graphs)
+        Voice.load(folder)
     with pytest.raises(EngineFolderError, match="cantoedge build"):
         Voice.load(tmp_path)
 
 
 @pytest.mark.parametrize("damage", ["truncate", "foreign", "delete"])
-def test_a_damaged_or_replaced_file_is_named_with_the_rebuild(folder, tiny_graphs, damage):
+def test_a_damaged_or_replaced_file_is_named_with_the_rebuild(folder, damage):
     target = folder / "vocoder.onnx"
     if damage == "truncate":
         target.write_bytes(target.read_bytes()[:1000])
     elif damage == "foreign":
-        shutil.copy(tiny_graphs / "vocoder.onnx", target)  # a real graph, but not the one built
+        shutil.copy(folder / "decoder.onnx", target)  # a real graph, but not the one built
     else:
         target.unlink()
     with pytest.raises(EngineFolderError, match=r"vocoder\.onnx .*cantoedge build --target ort --precision int8"):

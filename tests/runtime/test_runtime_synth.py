@@ -9,6 +9,12 @@ from cantoedge.runtime.graphs import DECODER, ENCODER
 from cantoedge.runtime.synth import Voice, length_regulate, predicted_durations
 
 
+@pytest.fixture()
+def voice(device_voice):
+    """The default voice the package ships: these tests need no torch (a device can run them)."""
+    return Voice.load(device_voice, threads=1, warmup=False, cache_bytes=0)
+
+
 def test_length_regulator_matches_the_training_one():
     torch = pytest.importorskip("torch")
     from cantoedge.export.models.acoustic import length_regulate as torch_regulate
@@ -41,8 +47,7 @@ def test_voice_speaks_what_the_pytorch_voice_speaks(tiny_graphs, teacher_run, ti
     assert [r.jyutping for r in ours.alignment()][:6] == ["si1", "si2", "si3", "si4", "si5", "si6"]
 
 
-def test_streamed_chunks_join_into_the_whole(tiny_graphs):
-    voice = Voice(tiny_graphs)
+def test_streamed_chunks_join_into_the_whole(voice):
     frames, position, _ = voice.encode(voice.frontend("今日天氣好好，我哋去行山啦。" * 4))
     chunks = list(voice.audio_chunks(frames, position))
     assert len(chunks) > 2 and all(c.size == 128 * 256 for c in chunks[:-1])
@@ -66,8 +71,7 @@ def test_missing_mismatched_and_corrupt_graphs_are_clear_errors(tiny_graphs, tmp
         Voice(mixed)
 
 
-def test_text_longer_than_the_encoder_takes_is_spoken_piece_by_piece(tiny_graphs):
-    voice = Voice(tiny_graphs)
+def test_text_longer_than_the_encoder_takes_is_spoken_piece_by_piece(voice):
     assert voice.max_tokens == 1024  # the acoustic config's position table
     voice.max_tokens = 40  # a short table, so that a short text needs several pieces
     speech = voice.speak("今日天氣好好，我哋去飲茶啦。" * 4)
@@ -79,16 +83,15 @@ def test_text_longer_than_the_encoder_takes_is_spoken_piece_by_piece(tiny_graphs
         voice.encode_tokens(np.ones(41, np.int64), np.ones(41, np.int64))
 
 
-def test_speech_is_soft_limited_never_hard_clipped(tiny_graphs, monkeypatch):
+def test_speech_is_soft_limited_never_hard_clipped(voice, monkeypatch):
     from cantoedge.runtime.audio import LIMIT_CEILING
 
-    voice = Voice(tiny_graphs)
     monkeypatch.setattr(voice, "vocode_window", lambda feeds, w: np.full(w.keep * 256, 3.0, np.float32))
     audio = voice.speak("你好").audio
     assert np.abs(audio).max() <= np.float32(LIMIT_CEILING)  # the ceiling as float32 audio holds it
 
 
 @pytest.mark.parametrize("speed", [0.0, -1.0, 100.0, float("nan"), float("inf")])
-def test_the_python_api_checks_speed_too(tiny_graphs, speed):
+def test_the_python_api_checks_speed_too(voice, speed):
     with pytest.raises(ValueError, match="speed must be within"):
-        Voice(tiny_graphs).speak("你好", speed)
+        voice.speak("你好", speed)

@@ -14,8 +14,8 @@ LIMIT = 48  # the voice's piece limit for this test: long draws cross it several
 
 
 @pytest.fixture(scope="module")
-def voice(tiny_graphs):
-    voice = Voice(tiny_graphs, threads=1)
+def voice(device_voice):
+    voice = Voice.load(device_voice, threads=1, warmup=False, cache_bytes=0)
     voice.max_tokens = LIMIT
     return voice
 

@@ -23,14 +23,15 @@ def test_the_bundled_voice_is_the_int8_onnxruntime_build(clean_env):
     assert (manifest.target, manifest.precision) == ("ort", "int8")
 
 
-def test_the_order_is_flag_environment_user_directory_bundled(clean_env, ort_voice_folders, monkeypatch, tmp_path):
+def test_the_order_is_flag_environment_user_directory_bundled(clean_env, device_voice, monkeypatch, tmp_path):
     user = user_voice_dir()
     assert user == tmp_path / "xdg" / "cantoedge" / "voice"
-    shutil.copytree(ort_voice_folders["fp32"], user)
+    shutil.copytree(device_voice, user)
     assert find_voice().source == "user data directory"
-    monkeypatch.setenv(VOICE_ENV, str(ort_voice_folders["int8"]))
-    assert find_voice().path == ort_voice_folders["int8"]
-    assert find_voice(ort_voice_folders["fp32"]).source == "--voice"
+    env_voice = shutil.copytree(device_voice, tmp_path / "env-voice")
+    monkeypatch.setenv(VOICE_ENV, str(env_voice))
+    assert find_voice().path == env_voice
+    assert find_voice(user).source == "--voice"
 
 
 def test_a_voice_asked_for_must_exist(clean_env, monkeypatch, tmp_path):
