@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cantoedge.scripts.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +57,7 @@ def test_setup_command_is_valid_and_its_main_job_is_the_pipeline_then_each_folde
     assert "--install-only" in help_text
 
 
+@pytest.mark.slow  # renders audio with espeak-ng
 def test_main_job_runs_through_the_installed_entry_point(tmp_path):
     """setup.sh's first step, on a 3-utterance corpus: the console script works and resumes."""
     exe = Path(sys.executable).with_name("cantoedge")

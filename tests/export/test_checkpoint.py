@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from cantoedge.export.checkpoint import canonical_safetensors, load_model, save_model
@@ -18,6 +19,7 @@ save_model(Vocoder(cfg), sys.argv[1], "vocoder", cfg.to_dict(), {"steps": 3, "ru
 """
 
 
+@pytest.mark.slow  # two subprocesses that import torch
 def test_the_same_weights_saved_by_separate_processes_are_byte_identical(tmp_path):
     """safetensors orders its metadata differently in every process; ours is sorted."""
     paths = [tmp_path / f"{i}.safetensors" for i in range(3)]

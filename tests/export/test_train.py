@@ -12,7 +12,6 @@ import torch
 from trainkit import _cmd, _train
 
 from cantoedge.export.checkpoint import load_model
-from cantoedge.export.train import KILL_AFTER_STEP_ENV
 from cantoedge.runtime.excitation import excitation_phase
 
 
@@ -24,6 +23,8 @@ def _weights(path: Path) -> dict[str, torch.Tensor]:
 def test_killed_training_resumes_to_the_same_weights(teacher_run, tiny_corpus, tmp_path):
     config, whole = teacher_run
     out = tmp_path / "killed"
+    from cantoedge.export.train import KILL_AFTER_STEP_ENV  # lightning: seconds to import, so not at collection
+
     proc = _train("teacher", config, tiny_corpus, out, env={**os.environ, KILL_AFTER_STEP_ENV: "4"})
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == -signal.SIGKILL, err  # killed right after the step-4 snapshot, not before or later

@@ -15,6 +15,8 @@ import pytest
 from cantoedge.runtime.synth import Voice
 from cantoedge.runtime.triton import MODEL_NAME, write_repository
 
+pytestmark = pytest.mark.slow  # starts a real tritonserver (seconds)
+
 
 def test_the_repository_holds_config_model_and_voice(tmp_path):
     model = write_repository(tmp_path / "repo", instances=3, max_batch=4, queue_delay_us=2000)
