@@ -56,12 +56,13 @@ def markdown(report: SuiteReport) -> str:
     per += [[b.name, *_pct(b.vs_recording["per_tone"], tones)] for b in report.builds]
     lines.append(_table(["", *[f"tone {t}" for t in tones]], per))
     lines += ["", "## Where the time goes (median ms per utterance, whole text at once)", ""]
-    lines.append(_table(["build", *STAGES, "load (s)", "peak RSS (MB)"],
-                        [[b.name, *[f"{b.latency['stages_ms'][s]:.1f}" for s in STAGES],
-                          f"{b.latency['load_s']:.2f}", f"{report.machine['peak_rss_mb']:.0f}"]
+    lines.append(_table(["build", *STAGES, "load (s)"],
+                        [[b.name, *[f"{b.latency['stages_ms'][s]:.1f}" for s in STAGES], f"{b.latency['load_s']:.2f}"]
                          for b in report.builds]))
-    lines += ["", f"Threads: {report.machine['threads']}. Latency is reported, never gated: these machines are "
-              "shared and noisy. Cold start is in process (imports done): load, warm nothing, first chunk."]
+    lines += ["", f"Threads: {report.machine['threads']}. Peak RSS of this regress process, all builds together: "
+              f"{report.machine['peak_rss_mb']:.0f} MB (score one build per run for its own). Latency is reported, "
+              "never gated: these machines are shared and noisy. Cold start is in process (imports done): load, "
+              "warm nothing, first chunk."]
     return "\n".join(lines) + "\n"
 
 
