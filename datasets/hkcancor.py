@@ -90,3 +90,21 @@ def load_annotated(min_chars: int = 1, max_chars: int = 10**9) -> list[HKUtteran
 def load_clean() -> list[HKUtterance]:
     """The clean 5-40 character utterances the corpus is rendered from."""
     return load_annotated(MIN_CHARS, MAX_CHARS)
+
+
+def load_cantomap() -> list[HKUtterance]:
+    """CantoMap (map-task dialogues, hand-annotated with Jyutping by another team; shipped with pycantonese): the
+    independent test set for G2P. Nothing is built or tuned on it; its utterances are all split "test"."""
+    from pathlib import Path
+
+    import pycantonese
+
+    folder = Path(pycantonese.__file__).parent / "data" / "cantomap" / "extracted"
+    if not folder.is_dir():
+        raise FileNotFoundError(f"pycantonese {pycantonese.__version__} has no CantoMap data at {folder}")
+    out = []
+    for i, utt in enumerate(pycantonese.read_chat(str(folder)).utterances()):
+        words = _clean_words(utt.tokens)
+        if words:
+            out.append(HKUtterance(f"cmap{i:05d}", words, "test"))
+    return out

@@ -86,7 +86,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     e = cs.add_parser("g2p-eval", help="syllable agreement with HKCanCor's hand Jyutping on held-out text",
                       description="Compare pycantonese, plain ToJyutping and cantoedge's frontend (ToJyutping + "
-                                  "the bundled lexicon) on the held-out 10% of HKCanCor (val+test splits).")
+                                  "the bundled lexicon) on the held-out 10% of HKCanCor (val+test splits) and on "
+                                  "CantoMap, a corpus annotated by another team that nothing is built or tuned on "
+                                  "(both ship with pycantonese).")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
     e.set_defaults(run=_g2p_eval)
 
@@ -209,26 +211,29 @@ def _g2p_dict(args: argparse.Namespace) -> int:
 def _g2p_eval(args: argparse.Namespace) -> int:
     import ToJyutping
 
-    from cantoedge.datasets.hkcancor import load_annotated
+    from cantoedge.datasets.hkcancor import load_annotated, load_cantomap
     from cantoedge.datasets.lexicon import pycantonese_predictor, syllable_agreement
     from cantoedge.runtime.frontend import Frontend
 
-    held = [u for u in load_annotated() if u.split != "train"]
+    sets = {"HKCanCor held out (val + test)": [u for u in load_annotated() if u.split != "train"],
+            "CantoMap (independent annotators, never tuned on)": load_cantomap()}
     plain = Frontend(lexicon={})
     ours = Frontend()
-    rows = [
-        syllable_agreement("pycantonese", pycantonese_predictor(), held),
-        syllable_agreement("ToJyutping", lambda t: [s for _, s in plain.read_han(t)], held),
-        syllable_agreement("cantoedge (ToJyutping + HKCanCor lexicon)", lambda t: [s for _, s in ours.read_han(t)],
-                           held),
-    ]
+    predictors = {"pycantonese": pycantonese_predictor(),
+                  "ToJyutping": lambda t: [s for _, s in plain.read_han(t)],
+                  "cantoedge (ToJyutping + HKCanCor lexicon)": lambda t: [s for _, s in ours.read_han(t)]}
+    results = {name: [syllable_agreement(p, predict, utts) for p, predict in predictors.items()]
+               for name, utts in sets.items()}
     if args.json:
-        print(json.dumps({"utterances": len(held), "tojyutping_version": ToJyutping.__version__,
-                          "results": [{"name": r.name, "matched": r.matched, "total": r.total, "rate": r.rate}
-                                      for r in rows]}, indent=1))
-    else:
-        print(f"held-out HKCanCor utterances: {len(held)}, syllables: {rows[0].total}")
-        print("| G2P | syllable agreement |\n|---|---|")
-        for r in rows:
-            print(f"| {r.name} | {100 * r.rate:.1f} % |")
+        print(json.dumps({"tojyutping_version": ToJyutping.__version__, "sets": {
+            name: {"utterances": len(sets[name]), "results": [
+                {"name": r.name, "matched": r.matched, "total": r.total, "rate": r.rate} for r in rows]}
+            for name, rows in results.items()}}, indent=1))
+        return 0
+    names = list(results)
+    print("| G2P | " + " | ".join(f"{n}: {len(sets[n])} utterances, {results[n][0].total} syllables"
+                                   for n in names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    for k, predictor in enumerate(predictors):
+        print(f"| {predictor} | " + " | ".join(f"{100 * results[n][k].rate:.1f} %" for n in names) + " |")
     return 0
