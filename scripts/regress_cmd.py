@@ -33,13 +33,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="evaluation bundle (default: eval_bundle.npz in the first --voice folder that has one)")
     p.add_argument("--baseline", type=existing_file, metavar="FILE", dest="suite_baseline",
                    help="gate: exit 1 when a metric it names regressed beyond its tolerance")
-    p.add_argument("--out", type=output_dir, default="regress-report", dest="suite_out",
+    p.add_argument("--out", type=output_dir, default="regress-report", dest="suite_out", metavar="DIR",
                    help="report folder (default regress-report)")
     p.add_argument("--limit", type=int_in(1), metavar="N", dest="suite_limit",
                    help="first N utterances of the bundle only (>= 1)")
-    p.add_argument("--repeats", type=int_in(1, 50), default=3, dest="suite_repeats",
+    p.add_argument("--repeats", type=int_in(1, 50), default=3, dest="suite_repeats", metavar="N",
                    help="timed runs per utterance for TTFB and RTF, 1..50 (default 3)")
-    p.add_argument("--threads", type=int_in(1, 64), default=1, dest="suite_threads",
+    p.add_argument("--threads", type=int_in(1, 64), default=1, dest="suite_threads", metavar="N",
                    help="backend threads, 1..64 (default 1)")
     p.add_argument("--quiet", action="store_true", dest="suite_quiet", help="no progress display")
     p.set_defaults(run=_suite)
