@@ -58,6 +58,8 @@ def test_the_report_holds_the_measured_numbers(device_run):
     assert max(stages, key=stages.get) == "vocoder"  # where the time goes, measured
     assert len(build["latency"]["rtf_all"]) == len(build["latency"]["ttfb_ms_all"]) == 16
     assert set(build["sizes"]) == {"encoder.onnx", "decoder.onnx", "vocoder.onnx"}  # not the bundle
+    # the regress process's own peak (VmHWM), not the forking test process's (ru_maxrss would inherit it)
+    assert 50 < data["machine"]["peak_rss_mb"] < 250
     md = (report / "report.md").read_text()
     assert "| ort-int8 | ort/ort/ort | 0.2" in md and "## Each graph alone" in md
 
