@@ -260,8 +260,9 @@ def summary(result: PipelineResult, config: PipelineConfig) -> str:
         lines.append("  " + ", ".join(f"{k} {v:.0f} s" for k, v in result.seconds.items()))
     if report.exists():
         text = report.with_suffix(".md").read_text("utf-8")
-        headline = [line for line in text.split("\n\n")[2].splitlines()]  # the headline table
-        lines += headline
+        blocks = text.split("\n\n")
+        lines += [b for b in blocks if b.startswith("**Gate")][:1]
+        lines += [b for b in blocks if b.startswith("| build | backends")][:1]  # the headline table
         lines.append(f"report: {report} (open it in a browser); {report.with_suffix('.md')}")
     return "\n".join(lines)
 

@@ -103,11 +103,12 @@ class SuiteReport:
     reference: dict  # the recordings' and the FP32 voice's own tone accuracy (the ceilings)
     builds: list[BuildResult]
     machine: dict
+    gate: dict | None = None  # what the baseline gate decided, when there was one
 
     def to_json(self) -> dict:
         return {"bundle": self.bundle, "utterances": self.utterances, "reference": self.reference,
                 "machine": self.machine, "targets": INT8_TARGETS.to_json(),
-                "builds": [b.to_json() for b in self.builds]}
+                "builds": [b.to_json() for b in self.builds], "gate": self.gate}
 
 
 def run_suite(bundle: EvalBundle, builds: list[VoiceBuild], threads: int = 1, repeats: int = 3,

@@ -41,7 +41,8 @@ def markdown(report: SuiteReport) -> str:
     lines = [f"# Regression report: {report.utterances} utterances ({report.bundle})", "",
              f"Tone accuracy of the recordings {100 * ref['recording']['accuracy']:.1f} %, of the FP32 voice "
              f"{100 * ref['fp32']['accuracy']:.1f} % (the ceilings). Medians (p95); accuracy end to end with the "
-             "recordings' durations.", "", _table(HEADLINE, headline_rows(report)), "", "## Each graph alone", ""]
+             "recordings' durations.", "", *_gate_lines(report), _table(HEADLINE, headline_rows(report)), "",
+             "## Each graph alone", ""]
     lines.append(_table(["build", "encoder: durations equal to FP32", "encoder: hidden error (rel.)",
                          "decoder: F0 vs FP32 (cents)", "decoder: mel L1", "vocoder: SNR (dB; min)"],
                         [[b.name, f"{100 * b.graphs['encoder']['duration_agreement']:.1f} %",
@@ -66,6 +67,23 @@ def markdown(report: SuiteReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def gate_status(report: SuiteReport) -> str:
+    g = report.gate
+    if g is None:
+        return ""
+    skipped = f"; not run here, so not gated: {', '.join(g['not_run'])}" if g["not_run"] else ""
+    if g["passed"]:
+        return f"Gate against {g['baseline']}: PASSED, all {g['checked']} gated metrics within tolerance{skipped}."
+    return (f"Gate against {g['baseline']}: FAILED, {len(g['regressed'])} of {g['checked']} gated metrics moved past "
+            f"their tolerance{skipped}.")
+
+
+def _gate_lines(report: SuiteReport) -> list[str]:
+    if report.gate is None:
+        return []
+    return [f"**{gate_status(report)}**", "", *([report.gate["table"]] if report.gate["table"] else [])]
+
+
 def _table(head: list[str], rows: list[list[str]]) -> str:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
@@ -86,7 +104,7 @@ def html_page(report: SuiteReport) -> str:
     """One file, no network: every plot is inline SVG or a PNG data URI."""
     parts = [f"<h1>cantoedge regression report</h1><p>{report.utterances} utterances from "
              f"{html.escape(report.bundle)}; {report.machine['threads']} thread(s).</p>",
-             "<h2>Headline</h2>", _html_table(HEADLINE, headline_rows(report)),
+             *_html_gate(report), "<h2>Headline</h2>", _html_table(HEADLINE, headline_rows(report)),
              "<h2>Tone accuracy per tone</h2>", _figure("per-tone", _svg_tone_bars(report), "Share of syllables whose "
                                                          "tone the classifier hears as asked, per tone.")]
     parts.append("<h2>Latency</h2>")
@@ -114,6 +132,19 @@ def html_page(report: SuiteReport) -> str:
              "gap:8px}.mels img{width:340px;height:120px;image-rendering:pixelated}svg text{font-size:11px}")
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>cantoedge regression report</title>"
             f"<style>{style}</style></head><body>{''.join(parts)}</body></html>\n")
+
+
+def _html_gate(report: SuiteReport) -> list[str]:
+    g = report.gate
+    if g is None:
+        return []
+    colour = "#2ca02c" if g["passed"] else "#d62728"
+    rows = [[r["build"], r["metric"], "missing" if r["baseline"] is None else f"{r['baseline']:.4g}",
+             "missing" if r["now"] is None else f"{r['now']:.4g}",
+             "–" if r["change"] is None else f"{r['change']:+.4g}", f"{r['tolerance']:g} ({r['better']} is better)"]
+            for r in g["regressed"]]
+    table = _html_table(["build", "metric", "baseline", "now", "change", "tolerance"], rows) if rows else ""
+    return [f"<p class='gate' style='font-weight:bold;color:{colour}'>{html.escape(gate_status(report))}</p>", table]
 
 
 def _figure(kind: str, svg: str, caption: str) -> str:

@@ -44,6 +44,9 @@ def run_and_report(voices: list[Path] | None, backend: str, bundle_path: Path | 
     report = run_suite(bundle, builds, threads, repeats, f"{path.name}: {bundle.source}",
                        progress=None if quiet else _progress)
     data = report.to_json()
+    if baseline is not None:
+        report.gate = gate_result(data, baseline, str(baseline_path))
+        data = report.to_json()
     text = markdown(report)
     outputs = dict(zip(REPORT_FILES, (json.dumps(data, indent=1, ensure_ascii=False) + "\n", text,
                                       html_page(report))))
@@ -51,24 +54,32 @@ def run_and_report(voices: list[Path] | None, backend: str, bundle_path: Path | 
                       for name, body in outputs.items()])
     print(text)
     print(f"report: {out / 'report.html'} (and report.json, report.md)")
-    if baseline is None:
+    if report.gate is None:
         return 0
-    movements = compare(data, baseline)
-    absent = not_run(data, baseline)
-    if absent:
-        print(f"baseline {baseline_path}: not run here, so not gated: {', '.join(absent)}")
-    if not movements:
+    gate = report.gate
+    if gate["not_run"]:
+        print(f"baseline {baseline_path}: not run here, so not gated: {', '.join(gate['not_run'])}")
+    if not gate["checked"]:
         print(f"baseline {baseline_path} gates none of the builds scored here ({', '.join(b.name for b in builds)})",
               file=sys.stderr)
         return 1
-    regressed = [m for m in movements if m.regressed]
-    if regressed:
-        print(f"REGRESSION against {baseline_path}: {len(regressed)} of {len(movements)} gated metrics moved "
-              "past their tolerance", file=sys.stderr)
-        print(regression_table(movements), file=sys.stderr)
+    if not gate["passed"]:
+        print(f"REGRESSION against {baseline_path}: {len(gate['regressed'])} of {gate['checked']} gated metrics "
+              "moved past their tolerance", file=sys.stderr)
+        print(gate["table"], file=sys.stderr)
         return 1
-    print(f"baseline {baseline_path}: all {len(movements)} gated metrics within tolerance")
+    print(f"baseline {baseline_path}: all {gate['checked']} gated metrics within tolerance")
     return 0
+
+
+def gate_result(data: dict, baseline: dict, source: str) -> dict:
+    """What the gate decided, for the report files as well as the exit status."""
+    movements = compare(data, baseline)
+    regressed = [m for m in movements if m.regressed]
+    return {"baseline": source, "checked": len(movements), "passed": bool(movements) and not regressed,
+            "not_run": not_run(data, baseline), "table": regression_table(movements) if regressed else "",
+            "regressed": [{"build": m.build, "metric": m.metric, "baseline": m.baseline, "now": m.now,
+                           "change": m.change, "tolerance": m.tolerance, "better": m.better} for m in regressed]}
 
 
 def _progress(items: Iterable) -> Iterable:

@@ -40,6 +40,9 @@ def test_the_default_voice_passes_the_gate_resumes_and_a_broken_calibration_fail
     assert "eval-corpus: skipped" in broken.stderr and "export: skipped" in broken.stderr  # only what changed ran
     table = (out / "report" / "regress.log").read_text() + broken.stderr
     assert "REGRESSION against" in table and "| ort-int8 | vs_fp32.f0_cents.median |" in table
+    gate = json.loads((out / "report" / "report.json").read_text())["gate"]  # the page says so too
+    assert not gate["passed"] and "vs_fp32.f0_cents.median" in {r["metric"] for r in gate["regressed"]}
+    assert "FAILED" in (out / "report" / "report.html").read_text() and "**Gate against" in broken.stdout
     state = json.loads((out / "pipeline.json").read_text())
     assert "regress" not in state  # a failed gate is not marked done: the next run gates again
 

@@ -38,6 +38,9 @@ def test_the_default_voice_passes_its_gate_on_a_device_install(device_run):
     assert "all 9 gated metrics within tolerance" in proc.stdout
     assert "not run here, so not gated: graphs-fp32, graphs-int8, rknn-fp16" in proc.stdout
     assert sorted(p.name for p in report.iterdir()) == ["report.html", "report.json", "report.md"]
+    gate = json.loads((report / "report.json").read_text())["gate"]
+    assert gate["passed"] and gate["checked"] == 9 and gate["regressed"] == []
+    assert "Gate against" in (report / "report.md").read_text() and "PASSED" in (report / "report.html").read_text()
 
 
 def test_the_report_holds_the_measured_numbers(device_run):
