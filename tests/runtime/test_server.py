@@ -159,6 +159,7 @@ def test_metrics_are_prometheus_text(server):
         assert name in text, name
 
 
+@pytest.mark.slow  # a second server with a batching window, and many clients
 def test_concurrent_requests_windows_are_batched(voice):
     import re
 
