@@ -8,15 +8,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
-
 from cantoedge.runtime.enginefolder import EngineManifest
 from cantoedge.runtime.manifest import load_features, read_manifest
 from cantoedge.runtime.synth import Voice
 
 from .compare import compare_builds, render_reference
 from .latency import time_runner, typical_feeds
-from .metrics import summarize
+from .metrics import MetricError, f0_rmse_cents, snr_db, summarize, summary_cell
 
 GRAPH_UTTERANCES = 10  # utterances for the per-graph errors (each vocoder window is compared)
 
@@ -79,29 +77,26 @@ def graph_errors(reference: Voice, voice: Voice, ref, limit: int) -> tuple[list[
         frames, position, _ = reference.encode_tokens(f["tokens"], f["tones"], durations=base.own_durations)
         mel, f0 = reference.decode(frames, position)
         _, f0_other = voice.decode(frames, position)
-        both = (f0 > 0) & (f0_other > 0)
-        if both.any():
-            f0_cents.append(float(np.sqrt(np.mean((1200 * np.log2(f0_other[both] / f0[both])) ** 2))))
+        try:
+            f0_cents.append(f0_rmse_cents(f0_other, f0))
+        except MetricError:
+            pass  # no frame voiced in both
         for feeds, w in reference.vocoder_feeds(mel, f0):
-            a, b = reference.vocode_window(feeds, w), voice.vocode_window(feeds, w)
-            snr.append(float(10 * np.log10(np.sum(a.astype(np.float64) ** 2) /
-                                           max(np.sum((a.astype(np.float64) - b) ** 2), 1e-20))))
+            snr.append(snr_db(reference.vocode_window(feeds, w), voice.vocode_window(feeds, w)))
     return f0_cents, snr
 
 
 def markdown(rows: list[EngineRow]) -> str:
-    def cell(summary: dict, fmt: str) -> str:
-        return f"{summary['median']:{fmt}} ({summary['p95']:{fmt}})" if summary["n"] else "–"
-
     lines = ["| build | backends (enc/dec/voc) | tone-band vs FP32 (dB) | F0 RMSE vs FP32 (cents) | tone accuracy "
              "(FP32's, change) | mel L1 vs FP32 | decoder F0 vs FP32 (cents) | vocoder SNR per window (dB; min) | "
              "decoder window (ms) | vocoder window (ms) |", "|---" * 10 + "|"]
     for r in rows:
         drop = 100 * (r.tone_accuracy - r.reference_tone_accuracy)
         snr = (f"{r.vocoder_snr_db['median']:.1f}; {r.vocoder_snr_min:.1f}" if r.vocoder_snr_db["n"] else "–")
-        lines.append(f"| {r.name} | {r.backends} | {cell(r.tone_band_db, '.3f')} | {cell(r.f0_cents, '.1f')} | "
+        lines.append(f"| {r.name} | {r.backends} | {summary_cell(r.tone_band_db, '.3f')} | "
+                     f"{summary_cell(r.f0_cents, '.1f')} | "
                      f"{100 * r.tone_accuracy:.1f} % ({100 * r.reference_tone_accuracy:.1f} %, {drop:+.1f}) | "
-                     f"{cell(r.mel_l1, '.3f')} | {cell(r.decoder_f0_cents, '.2f')} | {snr} | "
+                     f"{summary_cell(r.mel_l1, '.3f')} | {summary_cell(r.decoder_f0_cents, '.2f')} | {snr} | "
                      f"{r.decoder_ms:.1f} | {r.vocoder_ms:.1f} |")
     n = rows[0].utterances if rows else 0
     lines.append(f"\n{n} held-out utterances, medians (p95); decoder F0 and vocoder SNR: each graph alone on the "

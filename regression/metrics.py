@@ -85,9 +85,21 @@ def tone_accuracy(predicted: np.ndarray, expected: np.ndarray) -> float:
     return float(np.mean(p == e))
 
 
+def snr_db(reference: np.ndarray, other: np.ndarray) -> float:
+    """Signal-to-noise ratio of ``other`` against ``reference`` (same length), in float64."""
+    a = np.asarray(reference, dtype=np.float64)
+    b = np.asarray(other, dtype=np.float64)
+    return float(10 * np.log10(np.sum(a**2) / max(np.sum((a - b) ** 2), 1e-20)))
+
+
 def summarize(values: list[float]) -> dict[str, float]:
     """Median and p95 of a per-utterance metric (the project reports both)."""
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
         return {"n": 0, "median": float("nan"), "p95": float("nan")}
     return {"n": int(arr.size), "median": float(np.median(arr)), "p95": float(np.percentile(arr, 95))}
+
+
+def summary_cell(summary: dict, fmt: str) -> str:
+    """A ``summarize`` result as a table cell: median (p95), or a dash when nothing was measured."""
+    return f"{summary['median']:{fmt}} ({summary['p95']:{fmt}})" if summary["n"] else "–"

@@ -18,7 +18,7 @@ from cantoedge.runtime.inventory import syllable_index
 from cantoedge.runtime.synth import Voice, length_regulate, predicted_durations
 
 from .evalbundle import BUNDLE_FILE, BundleError, EvalBundle, EvalUtterance, fit_frames
-from .metrics import MetricError, f0_rmse_cents, mel_l1, summarize, tone_band_error_db
+from .metrics import MetricError, f0_rmse_cents, mel_l1, snr_db, summarize, tone_band_error_db
 from .pitch import yin
 from .targets import INT8_TARGETS
 from .tones import ToneClassifier
@@ -118,16 +118,17 @@ def run_suite(bundle: EvalBundle, builds: list[VoiceBuild], threads: int = 1, re
     utts = bundle.utterances
     reference = {"recording": _tone_report(classifier, [u.rec_f0 for u in utts], utts),
                  "fp32": _tone_report(classifier, [u.fp32_audio_f0 for u in utts], utts)}
-    results = []
-    for build in builds:
-        results.append(score_build(build, bundle, classifier, threads, repeats, progress))
+    results = [score_build(build, bundle, classifier, threads, repeats, reference["fp32"]["accuracy"], progress)
+               for build in builds]
     machine = {"python": sys.version.split()[0], "platform": sys.platform, "threads": threads,
                "peak_rss_mb": _peak_rss_mb()}
     return SuiteReport(bundle_name, len(utts), reference, results, machine)
 
 
 def score_build(build: VoiceBuild, bundle: EvalBundle, classifier: ToneClassifier, threads: int, repeats: int,
-                progress: Progress | None = None) -> BuildResult:
+                fp32_tone_accuracy: float, progress: Progress | None = None) -> BuildResult:
+    """One build on every utterance; ``fp32_tone_accuracy`` (the FP32 voice's own, from the bundle) is what an
+    INT8 build's tone-accuracy drop is measured from."""
     t0 = time.perf_counter()
     voice = build.open(threads)
     load_s = time.perf_counter() - t0
@@ -147,14 +148,10 @@ def score_build(build: VoiceBuild, bundle: EvalBundle, classifier: ToneClassifie
     vs_fp32, vs_rec, plots = accuracy
     met = {}
     if build.precision != "fp32":
-        drop = bundle_fp32_accuracy(bundle, classifier) - vs_rec["tone_accuracy"]
+        drop = fp32_tone_accuracy - vs_rec["tone_accuracy"]
         met = INT8_TARGETS.checks(vs_fp32["tone_band_db"]["median"], vs_fp32["f0_cents"]["median"], drop)
     return BuildResult(build.name, build.precision, backends, vs_fp32, vs_rec, graphs, latency, build.sizes(),
                        met, plots)
-
-
-def bundle_fp32_accuracy(bundle: EvalBundle, classifier: ToneClassifier) -> float:
-    return _tone_report(classifier, [u.fp32_audio_f0 for u in bundle.utterances], bundle.utterances)["accuracy"]
 
 
 def _check_matches(voice: Voice, bundle: EvalBundle, build: VoiceBuild) -> None:
@@ -224,13 +221,12 @@ def _graph_errors(voice: Voice, bundle: EvalBundle) -> dict:
         hidden_err.append(float(np.linalg.norm(frames - ref) / max(np.linalg.norm(ref), 1e-12)))
         mel, f0 = voice.decode(g["frames"], g["position"])
         dec_mel.append(mel_l1(u.fp32_mel, mel))
-        both = (f0 > 0) & (u.fp32_f0 > 0)
-        if both.any():
-            dec_f0.append(float(np.sqrt(np.mean((1200 * np.log2(f0[both] / u.fp32_f0[both])) ** 2))))
+        try:
+            dec_f0.append(f0_rmse_cents(f0, u.fp32_f0))
+        except MetricError:
+            pass  # no frame voiced in both
         audio = voice.vocode(u.fp32_mel, u.fp32_f0)
-        a = g["audio"].astype(np.float64)
-        b = audio[: a.size].astype(np.float64)
-        snr.append(min(SNR_CEILING_DB, float(10 * np.log10(np.sum(a ** 2) / max(np.sum((a - b) ** 2), 1e-30)))))
+        snr.append(min(SNR_CEILING_DB, snr_db(g["audio"], audio[: g["audio"].size])))
     return {"encoder": {"duration_agreement": float(np.mean(agree)), "hidden_rel_error": summarize(hidden_err)},
             "decoder": {"f0_cents": summarize(dec_f0), "mel_l1": summarize(dec_mel)},
             "vocoder": {"snr_db": summarize(snr), "snr_min_db": min(snr, default=float("nan"))}}

@@ -10,6 +10,7 @@ import zlib
 
 import numpy as np
 
+from .metrics import summary_cell
 from .suite import STAGES, SuiteReport
 
 COLOURS = {"recording": "#7f7f7f", "fp32": "#1f77b4", "build": "#d62728"}
@@ -23,8 +24,9 @@ def headline_rows(report: SuiteReport) -> list[list[str]]:
         met = ("–" if not b.targets_met else
                ("all met" if all(b.targets_met.values()) else
                 "missed: " + ", ".join(k for k, ok in b.targets_met.items() if not ok)))
-        rows.append([b.name, b.backends, _cell(v["tone_band_db"], ".3f"), _cell(v["f0_cents"], ".1f"),
-                     _cell(v["mel_l1"], ".3f"), f"{100 * r['tone_accuracy']:.1f} %", _cell(r["f0_cents"], ".1f"),
+        rows.append([b.name, b.backends, summary_cell(v["tone_band_db"], ".3f"), summary_cell(v["f0_cents"], ".1f"),
+                     summary_cell(v["mel_l1"], ".3f"), f"{100 * r['tone_accuracy']:.1f} %",
+                     summary_cell(r["f0_cents"], ".1f"),
                      f"{100 * r['vuv_error']:.1f} %", f"{b.latency['cold_start_s']:.2f}",
                      f"{b.latency['ttfb_ms']['median']:.0f}", f"{b.latency['rtf']['median']:.4f} / "
                      f"{b.latency['rtf']['p95']:.4f}", f"{sum(b.sizes.values()) / 1e6:.1f}", met])
@@ -46,8 +48,9 @@ def markdown(report: SuiteReport) -> str:
     lines.append(_table(["build", "encoder: durations equal to FP32", "encoder: hidden error (rel.)",
                          "decoder: F0 vs FP32 (cents)", "decoder: mel L1", "vocoder: SNR (dB; min)"],
                         [[b.name, f"{100 * b.graphs['encoder']['duration_agreement']:.1f} %",
-                          _cell(b.graphs["encoder"]["hidden_rel_error"], ".2e"),
-                          _cell(b.graphs["decoder"]["f0_cents"], ".2f"), _cell(b.graphs["decoder"]["mel_l1"], ".4f"),
+                          summary_cell(b.graphs["encoder"]["hidden_rel_error"], ".2e"),
+                          summary_cell(b.graphs["decoder"]["f0_cents"], ".2f"),
+                          summary_cell(b.graphs["decoder"]["mel_l1"], ".4f"),
                           f"{b.graphs['vocoder']['snr_db']['median']:.1f}; {b.graphs['vocoder']['snr_min_db']:.1f}"]
                          for b in report.builds]))
     lines += ["", "## Tone accuracy per tone", ""]
@@ -88,10 +91,6 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(out)
-
-
-def _cell(summary: dict, fmt: str) -> str:
-    return f"{summary['median']:{fmt}} ({summary['p95']:{fmt}})" if summary["n"] else "–"
 
 
 def _pct(per_tone: dict, tones: list[str]) -> list[str]:

@@ -94,7 +94,6 @@ def latin_token(token: str) -> list[Segment]:
     if not token.islower() and not token.istitle() and not token.isupper():
         if token.lower() not in pronunciations():  # iPhone, PowerPoint: split where the case changes
             pieces = re.findall(r"[a-z]+|[A-Z][a-z]*", token)
-            pieces = [p for p in pieces if p]
             merged: list[str] = []
             for p in pieces:  # runs of single capitals (the "IF" of IFCentre) stay together
                 if merged and len(p) == 1 and p.isupper() and merged[-1].isupper():
