@@ -212,18 +212,9 @@ def plan(config: PipelineConfig) -> list[Stage]:
 
 def _builder(target: str, precision: str, graphs: Path, folder: Path, corpus: Path) -> Callable[[], None]:
     def build() -> None:
-        if target == "ort":
-            from cantoedge.engines.ort import build_ort
+        from .targets import build_folder
 
-            build_ort(graphs, precision, folder)
-        elif target == "rknn":
-            from cantoedge.engines.rknn import build_rknn
-
-            build_rknn(graphs, precision, folder, corpus=corpus)
-        else:
-            from cantoedge.engines.tensorrt import build_trt
-
-            build_trt(graphs, precision, folder)
+        build_folder(target, graphs, precision, folder, corpus)
 
     return build
 

@@ -52,22 +52,14 @@ def run(args: argparse.Namespace) -> int:
         return print_trt_commands(args, out, graphs)
     if out.resolve() == graphs.resolve():
         raise ValueError("--out must not be the graph folder: the build replaces --out whole")
-    if args.target == "ort":
-        from cantoedge.engines.ort import build_ort
+    from cantoedge.engines.targets import build_folder
 
-        manifest = build_ort(graphs, args.precision, out)
-    elif args.target == "rknn":
-        from cantoedge.engines.rknn import build_rknn
-
-        if args.precision == "int8" and not (Path(args.corpus) / "calib_set.json").is_file():
-            raise ValueError(f"an RKNN int8 build calibrates on {args.corpus}/calib_set.json: run `cantoedge corpus "
-                             "calib-set` first, or pass --corpus")
-        manifest = build_rknn(graphs, args.precision, out, Path(args.corpus), args.rknn_dtype)
-    else:
-        from cantoedge.engines.tensorrt import build_trt
-
-        cache = Path(args.timing_cache) if args.timing_cache else out.parent / "trt-timing.cache"
-        manifest = build_trt(graphs, args.precision, out, workspace_mb=args.workspace_mb, timing_cache=cache)
+    if args.target == "rknn" and args.precision == "int8" and not (Path(args.corpus) / "calib_set.json").is_file():
+        raise ValueError(f"an RKNN int8 build calibrates on {args.corpus}/calib_set.json: run `cantoedge corpus "
+                         "calib-set` first, or pass --corpus")
+    cache = Path(args.timing_cache) if args.timing_cache else out.parent / "trt-timing.cache"
+    manifest = build_folder(args.target, graphs, args.precision, out, Path(args.corpus), args.rknn_dtype,
+                            args.workspace_mb, cache)
     for name, entry in manifest.graphs.items():
         size = (out / entry.file).stat().st_size / 1e6
         print(f"{out / entry.file}: {name}, {entry.backend} {entry.precision}, {size:.2f} MB")

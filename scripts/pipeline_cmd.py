@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cantoedge.runtime.enginefolder import TARGETS
+
 from .validate import existing_file, int_in, output_dir
 
 DEFAULT_BASELINE = Path(__file__).resolve().parents[1] / "regression" / "baselines" / "default.json"
@@ -23,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=output_dir, default="build", help="where everything goes (default build)")
     p.add_argument("--eval-utterances", type=int_in(1, 500), default=16,
                    help="held-out utterances to score on, 1..500 (default 16)")
-    p.add_argument("--target", action="append", choices=["ort", "rknn", "trt"], dest="targets",
+    p.add_argument("--target", action="append", choices=TARGETS, dest="targets",
                    help="build only this target (repeatable; default: every one this machine can build)")
     p.add_argument("--baseline", type=existing_file, default=None,
                    help="baseline to gate on (default: the committed regression/baselines/default.json when the "
