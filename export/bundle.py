@@ -42,9 +42,16 @@ def _describe(path: Path, kind: str) -> dict:
 def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
                   voice_dir: Path = VOICE_DIR) -> VoicePaths:
     """Check the checkpoints against the voice's contract (kinds, size budget, student ≤ 1/8 of the teacher),
-    then copy them into ``voice_dir`` with a ``voice.json`` that records where they came from."""
+    then copy them into ``voice_dir`` with a ``voice.json`` that records where they came from. Without
+    ``teacher`` the record of the teacher already there is kept (a later stage of the same student)."""
     student, vocoder = Path(student), Path(vocoder)
     info = {"student": _describe(student, "acoustic"), "vocoder": _describe(vocoder, "vocoder")}
+    out = voice_paths(voice_dir)
+    if teacher is None and out.info.exists():
+        kept = json.loads(out.info.read_text()).get("teacher")
+        if kept:
+            info["teacher"] = kept
+            info["student"]["share_of_teacher"] = round(info["student"]["parameters"] / kept["parameters"], 4)
     total = info["student"]["bytes"] + info["vocoder"]["bytes"]
     if total > MAX_VOICE_BYTES:
         raise ValueError(f"student + vocoder are {total / 2**20:.1f} MiB; the bundled voice may hold at most "
@@ -56,7 +63,6 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
             raise ValueError(f"the student has {ratio:.2f} of the teacher's parameters; at most {STUDENT_SHARE:.3f}")
         info["student"]["share_of_teacher"] = round(ratio, 4)
         del info["teacher"]["config"]  # the teacher is not shipped; its size and hash say which one it was
-    out = voice_paths(voice_dir)
     for src, dst in ((student, out.acoustic), (vocoder, out.vocoder)):
         data = canonical_safetensors(src.read_bytes())  # checkpoints written before sorting was introduced
         atomic_write(dst, lambda tmp, data=data: Path(tmp).write_bytes(data))
@@ -64,9 +70,11 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
     return out
 
 
-# (run name, config, teacher run for distillation): each stage-2 config starts from its stage-1 run (train.init)
+# (run name, config, teacher run for distillation): each later stage starts from the run before it (train.init);
+# student_contour fine-tunes student_pitch's decoder on the corpus's cleaned F0 contours (no teacher)
 VOICE_STAGES = (("teacher", "teacher", None), ("teacher_pitch", "teacher_pitch", None),
                 ("student", "student", "teacher"), ("student_pitch", "student_pitch", "teacher_pitch"),
+                ("student_contour", "student_contour", None),
                 ("vocoder", "vocoder", None), ("vocoder_pitch", "vocoder_pitch", None))
 
 
@@ -88,4 +96,4 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
             done[name] = train(config, corpus_dir, runs_dir / name, progress)
         else:
             done[name] = train_student(config, done[teacher], corpus_dir, runs_dir / name, progress)
-    return install_voice(done["student_pitch"], done["vocoder_pitch"], done["teacher_pitch"], voice_dir)
+    return install_voice(done["student_contour"], done["vocoder_pitch"], done["teacher_pitch"], voice_dir)

@@ -30,12 +30,26 @@ class TrainConfig:
 
 
 @dataclass(frozen=True)
+class ContourConfig:
+    """A contour stage (``[contour]``): the decoder alone learns the corpus's cleaned F0, its level and its
+    within-token shape, from the encoder's own predictions; the encoder (durations, token pitch) is frozen."""
+
+    shape_weight: float = 1.0  # weight of the within-token shape loss (semitones squared)
+    max_deviation_st: float = 6.0  # voiced frames further than this from the utterance's median are tracker errors
+
+    def __post_init__(self) -> None:
+        if not (self.shape_weight >= 0 and self.max_deviation_st > 0):
+            raise ValueError("contour.shape_weight must be >= 0 and contour.max_deviation_st > 0")
+
+
+@dataclass(frozen=True)
 class RunConfig:
     name: str
     kind: str  # "acoustic" | "vocoder"
     model: AcousticConfig | VocoderConfig
     train: TrainConfig
     distil: dict = field(default_factory=dict)
+    contour: ContourConfig | None = None
 
     def with_steps(self, max_steps: int | None = None, checkpoint_every: int | None = None) -> RunConfig:
         changes = {k: v for k, v in (("max_steps", max_steps), ("checkpoint_every", checkpoint_every)) if v}
@@ -55,7 +69,10 @@ def parse_config(text: str, name: str) -> RunConfig:
     else:
         raise ValueError(f"{name}: kind must be 'acoustic' or 'vocoder', got {kind!r}")
     train = from_table(TrainConfig, data.get("train", {}), "train")
-    return RunConfig(name, kind, model, train, dict(data.get("distil", {})))
+    contour = from_table(ContourConfig, data["contour"], "contour") if "contour" in data else None
+    if contour is not None and (kind != "acoustic" or not getattr(model, "frame_pitch", False)):
+        raise ValueError(f"{name}: a [contour] stage needs an acoustic model with frame_pitch = true")
+    return RunConfig(name, kind, model, train, dict(data.get("distil", {})), contour)
 
 
 def load_config(name_or_path: str | Path) -> RunConfig:

@@ -28,8 +28,8 @@ from .checkpoint import load_model, save_model
 from .config import RunConfig
 from .data import AcousticDataset, EpochSampler, Normaliser, VocoderDataset, collate_acoustic
 from .distil import DistilDataset, FeatureMatch
-from .losses import acoustic_losses, vocoder_losses
-from .models.acoustic import AcousticModel
+from .losses import acoustic_losses, frame_pitch_losses, masked_mean, vocoder_losses, within_token_shape_loss
+from .models.acoustic import AcousticModel, length_regulate
 from .models.vocoder import Vocoder
 from .qat import prepare
 
@@ -61,7 +61,8 @@ class _Task(L.LightningModule):
 
     def configure_optimizers(self):
         t = self.run.train
-        opt = torch.optim.AdamW(self.parameters(), lr=t.lr, betas=(0.9, 0.98), weight_decay=0.01)
+        params = [p for p in self.parameters() if p.requires_grad]  # a contour stage freezes the encoder
+        opt = torch.optim.AdamW(params, lr=t.lr, betas=(0.9, 0.98), weight_decay=0.01)
         sched = torch.optim.lr_scheduler.LambdaLR(opt, _warmup_then_decay(t.warmup_steps, t.max_steps))
         if self.resume_state is not None:
             opt.load_state_dict(self.resume_state["optimizer"])
@@ -96,6 +97,38 @@ class AcousticTask(_Task):
         return losses["total"]
 
 
+class ContourTask(_Task):
+    """A contour stage: the decoder alone learns the corpus's cleaned F0 (level and within-token shape) and
+    mel, fed the frozen encoder's own predictions (token pitch and energy, not the targets) with the
+    reference durations, so it learns from the inputs it gets on the device."""
+
+    def __init__(self, run: RunConfig, norm: Normaliser):
+        super().__init__(run)
+        self.model = AcousticModel(run.model)  # type: ignore[arg-type]
+        self.norm = norm
+        self.model.encoder.requires_grad_(False)
+
+    def training_step(self, batch: dict, _idx: int) -> torch.Tensor:
+        contour = self.run.contour
+        self.model.encoder.eval()  # no dropout in the frozen half
+        with torch.no_grad():
+            hidden, *_ = self.model.encoder(batch["tokens"], batch["tones"], batch["pad_mask"])
+        frames, position, _ = length_regulate(hidden, batch["durations"])
+        mel, pitch = self.model.decoder(frames, position)
+        t = min(mel.shape[-1], batch["mel"].shape[-1])
+        mask = batch["mel_mask"][:, :t]
+        losses = {"mel": masked_mean((mel[..., :t] - batch["mel"][..., :t]).abs(), mask)}
+        voiced = batch["frame_voiced"][:, :t] & mask
+        losses.update(frame_pitch_losses(pitch[..., :t], batch["frame_f0"][:, :t], voiced, mask))
+        losses["shape"] = within_token_shape_loss(pitch[:, 0, :t], batch["frame_f0"][:, :t], voiced,
+                                                  batch["durations"])
+        losses["total"] = (losses["mel"] + losses["frame_f0"] + losses["voicing"]
+                           + contour.shape_weight * losses["shape"])
+        for name, value in losses.items():
+            self.log(f"loss/{name}", value, prog_bar=name == "total", batch_size=batch["tokens"].shape[0])
+        return losses["total"]
+
+
 class VocoderTask(_Task):
     def __init__(self, run: RunConfig):
         super().__init__(run)
@@ -109,11 +142,27 @@ class VocoderTask(_Task):
         return losses["total"]
 
 
+def _widened(old: dict[str, torch.Tensor], new: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """An earlier stage's weights for a model whose layers take more input channels (the decoder's extra
+    position powers): old columns first, the new ones zero, so the wider model starts as the same function."""
+    out = dict(old)
+    for name, w in old.items():
+        target = new.get(name)
+        if (target is not None and w.dim() >= 2 and target.dim() == w.dim() and target.shape[0] == w.shape[0]
+                and target.shape[2:] == w.shape[2:] and target.shape[1] > w.shape[1]):
+            wide = torch.zeros_like(target)
+            wide[:, : w.shape[1]] = w
+            out[name] = wide
+    return out
+
+
 def _identity(run: RunConfig) -> str:
     """What a snapshot must share with the run resuming it: everything but the step budget."""
     train = {k: v for k, v in run.train.__dict__.items() if k != "max_steps"}
-    return json.dumps({"kind": run.kind, "model": run.model.to_dict(), "train": train, "distil": run.distil},
-                      sort_keys=True)
+    identity = {"kind": run.kind, "model": run.model.to_dict(), "train": train, "distil": run.distil}
+    if run.contour is not None:
+        identity["contour"] = dict(run.contour.__dict__)
+    return json.dumps(identity, sort_keys=True)
 
 
 class _Snapshot(L.Callback):
@@ -155,7 +204,20 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         raise ValueError(f"{corpus_dir} has no training utterances")
     t = run.train
     L.seed_everything(t.seed, workers=True, verbose=False)
-    if run.kind == "acoustic" and distil:
+    if run.contour is not None:
+        if init is None and t.init:
+            init = out_dir.parent / t.init / "model.safetensors"
+        if init is None or not Path(init).exists():
+            raise FileNotFoundError(f"{run.name} fine-tunes a trained acoustic model: train {t.init or 'one'} first "
+                                    f"(expected {init})")
+        _, init_meta = load_model(init)
+        norm = Normaliser(**init_meta["normaliser"])  # the encoder's scale: it is frozen
+        task = ContourTask(run, norm)
+        dataset = AcousticDataset(corpus_dir, records, norm, run.contour.max_deviation_st)
+        collate = collate_acoustic
+        extra = {"normaliser": norm.to_dict(), "distilled": bool(init_meta.get("distilled", False)),
+                 "contour": dict(run.contour.__dict__)}
+    elif run.kind == "acoustic" and distil:
         norm = distil["normaliser"]
         task: _Task = AcousticTask(run, norm, distil["teacher_dim"], distil["feature_weight"])
         dataset = DistilDataset(corpus_dir, records, norm)
@@ -179,7 +241,8 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
                                     f"train {t.init} first (into {init.parent})")
     if init is not None:
         start, _ = load_model(init)
-        missing, unexpected = task.model.load_state_dict(start.state_dict(), strict=False)
+        missing, unexpected = task.model.load_state_dict(_widened(start.state_dict(), task.model.state_dict()),
+                                                         strict=False)
         if unexpected:
             raise ValueError(f"{init} has weights this model does not ({', '.join(unexpected[:5])}...): "
                              "it is a different architecture")

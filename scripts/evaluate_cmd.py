@@ -22,6 +22,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
     p.add_argument("--split", default="test", choices=SPLITS, help="split (default test)")
     p.add_argument("--limit", type=int_in(1), help="first N utterances only (>= 1)")
+    p.add_argument("--shapes", action="store_true",
+                   help="also measure tone shapes: each tone's slope over its voiced core (pYIN) in six-tone sets "
+                        "alone and in 「我話X畀你聽。」, against espeak-ng's rendering of the same tokens")
+    p.add_argument("--graphs", type=existing_dir, metavar="DIR",
+                   help="with --shapes: also the exported ONNX graphs in DIR, FP32 and INT8 (onnxruntime)")
     p.add_argument("--json", type=output_file, help="also write the full report here")
     p.set_defaults(run=run)
 
@@ -44,7 +49,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name}: 詩史試時市事 heard as tones {proxy['isolated']} alone "
               f"({100 * proxy['isolated_accuracy']:.0f} %), {proxy['carrier']} in 「{CARRIER}」 "
               f"({100 * proxy['carrier_accuracy']:.0f} %)")
+    shapes = _shapes(args, models) if args.shapes else {}
     if args.json:
-        report = {"systems": [r.to_json() for r in results], "listen_proxy": proxies}
+        report = {"systems": [r.to_json() for r in results], "listen_proxy": proxies, "shapes": shapes}
         atomic_write_text(Path(args.json), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
     return 0
+
+
+def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> dict:
+    """Tone shapes of every model (PyTorch) and, with --graphs, of the ONNX graphs, beside espeak-ng's."""
+    from cantoedge.export import contours
+    from cantoedge.export.checkpoint import load_model
+    from cantoedge.runtime.synth import Voice
+
+    reference = contours.measure(contours.espeak_rendering)
+    vocoder, _ = load_model(Path(args.vocoder))
+    systems = {}
+    for name, path in models.items():
+        model, _ = load_model(path)
+        systems[name] = contours.compare(contours.measure(
+            lambda units, model=model: contours.model_rendering(model, vocoder, units)), reference)
+    if args.graphs:
+        for precision in ("fp32", "int8"):
+            voice = Voice(Path(args.graphs), precision, threads=1)
+            systems[f"onnx-{precision}"] = contours.compare(contours.measure(contours.device_renderer(voice)),
+                                                            reference)
+    print(contours.markdown_table(systems))
+    return systems

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if config.kind != expected:
         raise ValueError(f"{args.config} is a {config.kind} config, not one for the {args.what}")
     out = Path(args.out or f"runs/{args.what}")
-    if args.what == "student":
+    if args.what == "student" and config.contour is None:
         if not args.teacher:
             raise ValueError("train student needs --teacher PATH (the teacher's model.safetensors)")
         from cantoedge.export.student import train_student

@@ -34,6 +34,7 @@ class AcousticConfig:
     n_mels: int = 80
     max_tokens: int = 1024
     frame_pitch: bool = False  # the decoder also predicts per-frame log-F0 and voicing (the device contract)
+    position_powers: int = 1  # the decoder sees position, position², …: a late rise or fall is one weight away
 
     def __post_init__(self) -> None:
         if self.dim % 2 or self.dim % self.heads:
@@ -92,7 +93,8 @@ class Decoder(nn.Module):
 
     def __init__(self, cfg: AcousticConfig):
         super().__init__()
-        self.in_proj = nn.Conv1d(cfg.dim + 1, cfg.dec_dim, 1)
+        self.in_proj = nn.Conv1d(cfg.dim + cfg.position_powers, cfg.dec_dim, 1)
+        self.position_powers = cfg.position_powers
         self.blocks = nn.ModuleList(ConvNeXtBlock(cfg.dec_dim, cfg.dec_hidden, cfg.dec_kernel)
                                     for _ in range(cfg.dec_layers))
         self.norm = nn.LayerNorm(cfg.dec_dim)
@@ -107,7 +109,11 @@ class Decoder(nn.Module):
     def forward_padded(self, frames: torch.Tensor, position: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
         """frames (B, T, D), position (B, T) -> mel (B, n_mels, T) and, with frame_pitch, pitch (B, 2, T):
         log-F0 in Hz and the voicing logit per frame; plain zero padding at the edges."""
-        x = self.in_proj(torch.cat([frames, position.unsqueeze(-1)], dim=-1).transpose(1, 2))
+        p = position.unsqueeze(-1)
+        powers = [p]
+        for _ in range(1, self.position_powers):
+            powers.append(powers[-1] * p)  # products, not Pow: plain Mul on every backend
+        x = self.in_proj(torch.cat([frames, *powers], dim=-1).transpose(1, 2))
         for block in self.blocks:
             x = block(x)
         h = self.norm(x.transpose(1, 2))

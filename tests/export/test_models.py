@@ -64,6 +64,26 @@ def test_stage_one_models_draw_the_same_weights_without_their_pitch_layers():
             torch.testing.assert_close(with_layers[key], value, rtol=0, atol=0, msg=key)
 
 
+def test_a_decoder_with_position_powers_starts_from_a_narrower_one_as_the_same_function():
+    """The contour stage widens the decoder's input (position, position², position³): the earlier stage's
+    weights load with zero columns for the new powers, and the model says exactly what it said before."""
+    from dataclasses import replace
+
+    from cantoedge.export.train import _widened
+
+    torch.manual_seed(5)
+    narrow = AcousticModel(TINY).eval()
+    wide = AcousticModel(replace(TINY, position_powers=3)).eval()
+    assert wide.decoder.in_proj.weight.shape[1] == narrow.decoder.in_proj.weight.shape[1] + 2
+    wide.load_state_dict(_widened(narrow.state_dict(), wide.state_dict()))
+    frames, position = torch.randn(1, 40, TINY.dim), torch.rand(1, 40)
+    with torch.no_grad():
+        for a, b in zip(narrow.decoder(frames, position), wide.decoder(frames, position)):
+            torch.testing.assert_close(a, b, rtol=0, atol=1e-6)
+        wide.decoder.in_proj.weight[:, -1] += 1.0  # the cube of position now counts
+        assert not torch.allclose(narrow.decoder(frames, position)[1], wide.decoder(frames, position)[1])
+
+
 def test_student_is_at_most_an_eighth_of_the_teacher():
     from cantoedge.export.config import load_config
 

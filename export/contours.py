@@ -1,0 +1,198 @@
+"""Tone shapes measured against espeak-ng: how much each syllable of a six-tone set rises or falls over its
+voiced core, in the voice and in espeak-ng's own rendering of the same tokens.
+
+The tracker is librosa's pYIN, independent of the YIN track the voice was trained on, so a model cannot
+pass by copying its training tracker's quirks. A syllable's slope is the change of a straight line fitted
+to its F0 in semitones over the middle 60 % of its voiced frames (start to end of that core)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+
+from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.frontend import Encoded, encode_units
+from cantoedge.runtime.inventory import PAUSE_STOP
+from cantoedge.runtime.jyutping import parse_syllable
+
+from .chunked import vocode_chunked
+
+# Six-tone sets: one base syllable, six tones (characters for the reader; the tokens come from the Jyutping).
+# Unvoiced onsets (s, f, h) leave only the rime voiced; voiced onsets (j, m) and none (aa) carry pitch
+# from the first frame.
+SIX_TONE_SETS: dict[str, str] = {
+    "si": "詩史試時市事", "fu": "夫苦富扶婦負", "fan": "分粉訓焚憤份",
+    "ji": "醫椅意兒耳二", "jau": "優柚幼油有又", "maa": "媽嗎嘛麻馬罵",
+}
+CARRIER = ("ngo5", "waa6", None, "bei2", "nei5", "teng1")  # 我話X畀你聽。: X is the third syllable
+CORE = 0.6  # share of a syllable's voiced frames, centred, that its slope is fitted over
+MIN_CORE_FRAMES = 3
+
+
+@dataclass(frozen=True)
+class ToneShape:
+    """One syllable's measured shape: slope and mean over the voiced core, semitones re 1 Hz."""
+
+    syllable: str
+    context: str  # "alone" or "carrier"
+    slope: float
+    level: float
+    voiced_frames: int
+
+
+def six_tone_units(base: str, context: str) -> list:
+    """The units (syllables and pauses) of one six-tone set's utterances: six items, alone or carried."""
+    out = []
+    for tone in range(1, 7):
+        syl = f"{base}{tone}"
+        if context == "alone":
+            out.append([parse_syllable(syl), PAUSE_STOP])
+        else:
+            out.append([parse_syllable(s or syl) for s in CARRIER] + [PAUSE_STOP])
+    return out
+
+
+def track_semitones(audio: np.ndarray) -> np.ndarray:
+    """pYIN F0 per hop (frame t centred at t * hop, as the mel frames), in semitones re 1 Hz, NaN unvoiced."""
+    import librosa
+
+    f0, voiced, _ = librosa.pyin(np.asarray(audio, np.float64), fmin=50.0, fmax=400.0, sr=AUDIO.sample_rate,
+                                 frame_length=1024, hop_length=AUDIO.hop_length, center=True)
+    f0 = np.where(voiced & np.isfinite(f0), f0, np.nan)
+    return 12.0 * np.log2(f0)
+
+
+def core_shape(semitones: np.ndarray, span: tuple[int, int]) -> tuple[float, float, int]:
+    """(slope, level, voiced count) of one syllable's frame span; NaN slope when too little is voiced."""
+    seg = semitones[span[0]: span[1]]
+    idx = np.flatnonzero(np.isfinite(seg))
+    if idx.size < MIN_CORE_FRAMES:
+        return float("nan"), float("nan"), int(idx.size)
+    cut = int(round(idx.size * (1 - CORE) / 2))
+    core = idx[cut: idx.size - cut] if idx.size - 2 * cut >= MIN_CORE_FRAMES else idx
+    slope = np.polyfit(core.astype(np.float64), seg[core], 1)[0]
+    return float(slope * (core[-1] - core[0])), float(np.mean(seg[core])), int(idx.size)
+
+
+def _target_span(durations: np.ndarray, encoded: Encoded, which: int) -> tuple[int, int]:
+    from cantoedge.runtime.alignment import syllable_spans
+
+    return syllable_spans(durations, encoded.syllable_index)[which]
+
+
+def espeak_rendering(units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
+    """espeak-ng's audio of the units and the token durations its phoneme events give, as the corpus has."""
+    from cantoedge.datasets.align import durations_in_frames, espeak_text, token_starts
+
+    espeak = _espeak()
+    syllables = [u for u in units if not isinstance(u, str)]
+    encoded = encode_units(units)
+    rendering = espeak.synth_isolated(espeak_text(encoded, syllables))
+    audio = rendering.audio.astype(np.float32) / 32768.0
+    durations = durations_in_frames(token_starts(encoded, syllables, rendering.events), audio.size)
+    return audio, durations, encoded
+
+
+_ESPEAK: list = []
+
+
+def _espeak():
+    from cantoedge.datasets.espeak import Espeak
+
+    if not _ESPEAK:
+        _ESPEAK.append(Espeak())
+    return _ESPEAK[0]
+
+
+@torch.no_grad()
+def model_rendering(model, vocoder, units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
+    """The PyTorch voice's audio of the units with its own durations."""
+    encoded = encode_units(units)
+    out = model.speak(torch.tensor(encoded.tokens), torch.tensor(encoded.tones))
+    audio = vocode_chunked(vocoder, out["mel"], out["f0"]).numpy()
+    return audio, out["durations"].numpy(), encoded
+
+
+def device_renderer(voice):
+    """``render`` for a device voice (runtime ``Voice``, any backend and precision)."""
+
+    def render(units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
+        encoded = encode_units(units)
+        audio, durations = voice.speak_tokens(np.asarray(encoded.tokens), np.asarray(encoded.tones))
+        return audio, durations, encoded
+
+    return render
+
+
+def measure(render, bases: Sequence[str] = tuple(SIX_TONE_SETS), contexts: Sequence[str] = ("alone", "carrier")
+            ) -> list[ToneShape]:
+    """Every tone of every set through ``render(units) -> (audio, durations, encoded)``."""
+    rows = []
+    for base in bases:
+        for context in contexts:
+            which = 0 if context == "alone" else 2
+            for tone, units in enumerate(six_tone_units(base, context), start=1):
+                audio, durations, encoded = render(units)
+                slope, level, n = core_shape(track_semitones(audio), _target_span(durations, encoded, which))
+                rows.append(ToneShape(f"{base}{tone}", context, slope, level, n))
+    return rows
+
+
+def compare(voice: list[ToneShape], reference: list[ToneShape]) -> list[dict]:
+    """Row per syllable and context: the voice's slope and level beside the reference's."""
+    ref = {(r.syllable, r.context): r for r in reference}
+    out = []
+    for v in voice:
+        r = ref[(v.syllable, v.context)]
+        out.append({**asdict(v), "ref_slope": r.slope, "ref_level": r.level,
+                    "slope_error": abs(v.slope - r.slope) if np.isfinite(v.slope + r.slope) else float("nan")})
+    return out
+
+
+@dataclass(frozen=True)
+class ShapeSummary:
+    """How close a voice's shapes are to the reference's: share of syllables whose slope is within
+    ``SLOPE_TOLERANCE`` semitones, the median and worst error, and per tone and context the median slope."""
+
+    within: float
+    median_error: float
+    worst_error: float
+    per_tone: dict  # "alone"/"carrier" -> [median slope of tone 1..6]
+    unmeasured: int  # syllables with too few voiced frames to fit
+
+
+SLOPE_TOLERANCE = 0.4  # semitones: issue 10's bound on |slope - espeak's slope|
+
+
+def summarise(rows: list[dict]) -> ShapeSummary:
+    err = np.array([r["slope_error"] for r in rows], np.float64)
+    ok = np.isfinite(err)
+    per: dict = {}
+    for key, slope in (("voice", "slope"), ("reference", "ref_slope")):
+        for context in ("alone", "carrier"):
+            per.setdefault(context, {})[key] = [
+                float(np.nanmedian([r[slope] for r in rows if r["context"] == context and r["syllable"][-1] == str(t)]
+                                   or [np.nan])) for t in range(1, 7)]
+    return ShapeSummary(float(np.mean(err[ok] <= SLOPE_TOLERANCE)) if ok.any() else 0.0,
+                        float(np.median(err[ok])) if ok.any() else float("nan"),
+                        float(err[ok].max()) if ok.any() else float("nan"), per, int((~ok).sum()))
+
+
+def markdown_table(systems: dict[str, list[dict]]) -> str:
+    """Median slope per tone (alone | carrier) for espeak-ng and each system, and the share within tolerance."""
+    first = next(iter(systems.values()))
+    tones = " | ".join(f"tone {t}" for t in range(1, 7))
+    lines = [f"| system | context | {tones} | within 0.4 st | median error |", "|---|---|" + "---|" * 8]
+    ref = summarise(first).per_tone
+    for context in ("alone", "carrier"):
+        lines.append(f"| espeak-ng | {context} | " + " | ".join(f"{v:+.2f}" for v in ref[context]["reference"])
+                     + " | – | – |")
+    for name, rows in systems.items():
+        s = summarise(rows)
+        for context in ("alone", "carrier"):
+            lines.append(f"| {name} | {context} | " + " | ".join(f"{v:+.2f}" for v in s.per_tone[context]["voice"])
+                         + f" | {100 * s.within:.0f} % | {s.median_error:.2f} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,108 @@
+"""Tone shapes against espeak-ng: the slope a syllable's F0 makes over its voiced core."""
+
+import math
+
+import numpy as np
+import pytest
+
+from cantoedge.export import contours
+from cantoedge.runtime.audio import AUDIO
+
+
+def test_core_slope_is_the_fitted_change_over_the_middle_of_the_voiced_frames():
+    st = np.full(30, np.nan)
+    st[5:25] = 70.0 + 0.1 * np.arange(20)  # 20 voiced frames rising 0.1 semitone a frame
+    st[12] = np.nan  # a gap is skipped, not counted as zero
+    slope, level, n = contours.core_shape(st, (0, 30))
+    # 19 voiced frames, 4 cut from each end: the core spans frames 9..20 of the track
+    assert n == 19
+    assert slope == pytest.approx(0.1 * (20 - 9), rel=1e-9)
+    assert level == pytest.approx(np.nanmean(st[9:21]), rel=1e-9)
+    assert math.isnan(contours.core_shape(st, (0, 6))[0])  # one voiced frame: no slope
+
+
+def test_pyin_track_of_a_glide_rises_as_much_as_the_glide():
+    t = np.arange(AUDIO.sample_rate) / AUDIO.sample_rate
+    f0 = 100.0 * 2 ** (2.0 * t / 12)  # two semitones in one second
+    audio = 0.5 * np.sin(2 * np.pi * np.cumsum(f0) / AUDIO.sample_rate)
+    st = contours.track_semitones(audio)
+    slope, level, n = contours.core_shape(st, (0, st.size))
+    assert n > 0.9 * st.size
+    assert slope == pytest.approx(2.0 * 0.6, abs=0.15)
+    assert level == pytest.approx(12 * math.log2(100.0) + 1.0, abs=0.15)
+
+
+def test_espeak_reference_rises_on_tones_2_and_5_and_falls_on_tone_4():
+    rows = contours.measure(contours.espeak_rendering, bases=["si"], contexts=["alone"])
+    slopes = {r.syllable: r.slope for r in rows}
+    assert slopes["si2"] > 0.8 and slopes["si5"] > 0.6 and slopes["si4"] < -0.5
+    levels = {r.syllable: r.level for r in rows}
+    assert levels["si1"] > levels["si3"] > levels["si6"] and levels["si1"] > levels["si4"]
+
+
+UNVOICED_ONSETS = ("si", "fu", "fan")  # only the rime carries pitch: where the old voice lost the contour
+
+
+@pytest.fixture(scope="module")
+def reference_shapes():
+    return contours.measure(contours.espeak_rendering, bases=UNVOICED_ONSETS)
+
+
+@pytest.fixture(scope="module")
+def voice_shapes(reference_shapes, device_voice):
+    """The bundled voice's shapes in PyTorch (FP32) and on the device (its INT8 graphs, onnxruntime)."""
+    from cantoedge.export.bundle import voice_paths
+    from cantoedge.export.checkpoint import load_model
+    from cantoedge.runtime.synth import Voice
+
+    paths = voice_paths()
+    model, _ = load_model(paths.acoustic)
+    vocoder, _ = load_model(paths.vocoder)
+    device = Voice.load(device_voice, threads=1, warmup=False, cache_bytes=0)
+    try:
+        return {
+            "fp32": contours.compare(contours.measure(lambda u: contours.model_rendering(model, vocoder, u),
+                                                      bases=UNVOICED_ONSETS), reference_shapes),
+            "int8": contours.compare(contours.measure(contours.device_renderer(device), bases=UNVOICED_ONSETS),
+                                     reference_shapes),
+        }
+    finally:
+        device.close()
+
+
+def _by(rows, context):
+    return {r["syllable"]: r for r in rows if r["context"] == context}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("build", ["fp32", "int8"])
+def test_rising_and_falling_tones_keep_their_shape_where_only_the_rime_is_voiced(voice_shapes, build):
+    """詩史試時市事, 夫苦富扶婦負, 分粉訓焚憤份 alone: tones 2 and 5 rise, tone 4 falls (the old voice: +0.19,
+    +0.20 and +0.01 semitones on si2, si5, si4; espeak-ng +1.17, +0.92, -0.87), and the levels keep
+    1 > 3 > 6 and 1 > 4."""
+    alone = _by(voice_shapes[build], "alone")
+    for base in UNVOICED_ONSETS:
+        assert alone[f"{base}2"]["slope"] >= 0.55, alone[f"{base}2"]
+        assert alone[f"{base}5"]["slope"] >= 0.55, alone[f"{base}5"]
+        assert alone[f"{base}4"]["slope"] <= -0.2, alone[f"{base}4"]
+        level = {t: alone[f"{base}{t}"]["level"] for t in range(1, 7)}
+        assert level[1] > level[3] > level[6] and level[1] > level[4], (base, level)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("build", ["fp32", "int8"])
+def test_in_the_carrier_the_median_rise_and_fall_survive(voice_shapes, build):
+    """In 「我話X畀你聽。」 the median over the three sets: tones 2 and 5 rise, tone 4 falls."""
+    carried = _by(voice_shapes[build], "carrier")
+    median = {t: np.median([carried[f"{b}{t}"]["slope"] for b in UNVOICED_ONSETS]) for t in (2, 4, 5)}
+    assert median[2] >= 0.5 and median[5] >= 0.5 and median[4] <= -0.3, median
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 10's target, not met yet: every tone within 0.4 semitone of "
+                                       "espeak-ng's slope; the contour stage reached 60 % (FP32) and 65 % (INT8) "
+                                       "of 72 syllables in six sets, from 44 %")
+@pytest.mark.parametrize("build", ["fp32", "int8"])
+def test_every_slope_is_within_the_tolerance_of_espeaks(voice_shapes, build):
+    errors = [r["slope_error"] for r in voice_shapes[build]]
+    assert max(errors) <= contours.SLOPE_TOLERANCE, sorted(errors)[-5:]
