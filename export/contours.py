@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import torch
 
+from cantoedge.datasets.tonesets import MEASURED_CARRIER, MEASURED_SETS
 from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.frontend import Encoded, encode_units
 from cantoedge.runtime.inventory import PAUSE_STOP
@@ -21,13 +22,10 @@ from cantoedge.runtime.jyutping import parse_syllable
 from .chunked import vocode_chunked
 
 # Six-tone sets: one base syllable, six tones (characters for the reader; the tokens come from the Jyutping).
-# Unvoiced onsets (s, f, h) leave only the rime voiced; voiced onsets (j, m) and none (aa) carry pitch
-# from the first frame.
-SIX_TONE_SETS: dict[str, str] = {
-    "si": "詩史試時市事", "fu": "夫苦富扶婦負", "fan": "分粉訓焚憤份",
-    "ji": "醫椅意兒耳二", "jau": "優柚幼油有又", "maa": "媽嗎嘛麻馬罵",
-}
-CARRIER = ("ngo5", "waa6", None, "bei2", "nei5", "teng1")  # 我話X畀你聽。: X is the third syllable
+# Unvoiced onsets (s, f) leave only the rime voiced; voiced onsets (j, m) carry pitch from the first frame.
+# The training tone sets (datasets/tonesets.py) leave these out.
+SIX_TONE_SETS = MEASURED_SETS
+CARRIER = MEASURED_CARRIER
 CORE = 0.6  # share of a syllable's voiced frames, centred, that its slope is fitted over
 MIN_CORE_FRAMES = 3
 

@@ -212,6 +212,11 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
                                     f"(expected {init})")
         _, init_meta = load_model(init)
         norm = Normaliser(**init_meta["normaliser"])  # the encoder's scale: it is frozen
+        if run.contour.tone_set_bases:
+            from cantoedge.datasets.tonesets import common_bases, render_tone_sets
+
+            bases = common_bases((s for r in records for s in r.jyutping), run.contour.tone_set_bases)
+            records = records + render_tone_sets(out_dir / "tone_sets", bases, progress)
         task = ContourTask(run, norm)
         dataset = AcousticDataset(corpus_dir, records, norm, run.contour.max_deviation_st)
         collate = collate_acoustic

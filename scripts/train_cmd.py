@@ -14,8 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "resumable: rerun the same command after an interruption and it continues from "
                                    "OUT/last.ckpt with exactly the batches and dropout it would have seen. The "
                                    "result is OUT/model.safetensors. `train voice` is the whole default voice: "
-                                   "teacher, student distilled from it, vocoder (runs under OUT, default runs/), "
-                                   "then installs student and vocoder as the bundled voice (export/voice/).")
+                                   "teacher, student distilled from it, the student's contour stage, vocoder (runs "
+                                   "under OUT, default runs/), then installs student and vocoder as the bundled voice "
+                                   "(export/voice/). `train student --config student_contour` is the contour stage: "
+                                   "no teacher, it fine-tunes runs/student_pitch's decoder on the corpus's cleaned F0.")
     p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
     p.add_argument("--config", help="TOML config file, or the name of a bundled one in export/configs/ (default: "
                                     "the bundled config named after WHAT, e.g. teacher.toml)")
@@ -27,7 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-steps", type=int_in(1),
                    help="override train.max_steps, >= 1 (rounded up to whole checkpoint_every "
                         "intervals: snapshots land on those boundaries)")
-    p.add_argument("--teacher", type=existing_file, help="student only: the teacher's model.safetensors to distil from")
+    p.add_argument("--teacher", type=existing_file, help="student only: the teacher's model.safetensors to distil from "
+                                                             "(not for a contour stage, which learns from the corpus)")
     p.add_argument("--student", type=existing_file,
                    help="qat only: the distilled student to fine-tune (default runs/student/"
                         "model.safetensors; its teacher_targets/ beside it are the training data)")

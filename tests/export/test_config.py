@@ -1,0 +1,31 @@
+"""Training configs: a contour stage is checked when its TOML is read, not hours into a run."""
+
+import pytest
+
+from cantoedge.export.config import load_config, parse_config
+
+ACOUSTIC = 'kind = "acoustic"\n[model]\nframe_pitch = {pitch}\n[contour]\n{contour}\n'
+
+
+def test_the_bundled_contour_stage_reads_and_starts_from_the_stage_two_student():
+    run = load_config("student_contour")
+    assert run.contour is not None and run.contour.shape_weight > 0 and run.train.init == "student_pitch"
+    assert run.model.position_powers == 3 and run.distil == {}
+
+
+@pytest.mark.parametrize("contour, message", [
+    ("shape_weight = -1.0", "must be >= 0"),
+    ("max_deviation_st = 0.0", "max_deviation_st > 0"),
+    ("tone_set_bases = -5", "must be >= 0"),
+    ("shape_wieght = 1.0", r"unknown \[contour\] settings: \['shape_wieght'\]"),
+])
+def test_bad_contour_settings_are_refused_by_name(contour, message):
+    with pytest.raises(ValueError, match=message):
+        parse_config(ACOUSTIC.format(pitch="true", contour=contour), "bad")
+
+
+def test_a_contour_stage_needs_a_pitch_carrying_acoustic_model():
+    with pytest.raises(ValueError, match="frame_pitch = true"):
+        parse_config(ACOUSTIC.format(pitch="false", contour="shape_weight = 1.0"), "flat")
+    with pytest.raises(ValueError, match="frame_pitch = true"):
+        parse_config('kind = "vocoder"\n[contour]\nshape_weight = 1.0\n', "voc")
