@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.synth import TorchVoice
     from cantoedge.runtime.fileio import atomic_write_text
 
+    if args.graphs and not args.shapes:
+        raise ValueError("--graphs measures tone shapes of ONNX graphs: give --shapes too")
     models = {name: Path(path) for name, path in args.model}
     results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
                        progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"))

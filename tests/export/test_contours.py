@@ -106,3 +106,16 @@ def test_in_the_carrier_the_median_rise_and_fall_survive(voice_shapes, build):
 def test_every_slope_is_within_the_tolerance_of_espeaks(voice_shapes, build):
     errors = [r["slope_error"] for r in voice_shapes[build]]
     assert max(errors) <= contours.SLOPE_TOLERANCE, sorted(errors)[-5:]
+
+
+def test_evaluate_refuses_graphs_without_shapes_before_any_work(tmp_path, capsys, monkeypatch):
+    from cantoedge.export import evaluate as evaluation
+    from cantoedge.export.bundle import voice_paths
+    from cantoedge.scripts.cli import main
+
+    monkeypatch.setattr(evaluation, "evaluate", lambda *a, **k: pytest.fail("evaluation started"))
+    (tmp_path / "corpus").mkdir()
+    paths = voice_paths()
+    assert main(["evaluate", "--model", f"a={paths.acoustic}", "--vocoder", str(paths.vocoder), "--corpus",
+                 str(tmp_path / "corpus"), "--graphs", str(tmp_path)]) == 1
+    assert "give --shapes too" in capsys.readouterr().err
