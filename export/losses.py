@@ -12,6 +12,7 @@ from torch.nn import functional as F
 
 from cantoedge.runtime.audio import AUDIO, mel_filterbank
 
+from .models.acoustic import frame_token_index
 from .models.settings import PITCH_SCALE
 
 STFT_RESOLUTIONS = ((512, 128), (1024, 256), (2048, 512))
@@ -27,18 +28,32 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 def acoustic_losses(out: dict, batch: dict) -> dict[str, torch.Tensor]:
     token_mask = ~batch["pad_mask"]
-    t = min(out["mel"].shape[-1], batch["mel"].shape[-1])
-    mel = masked_mean((out["mel"][..., :t] - batch["mel"][..., :t]).abs(), batch["mel_mask"][:, :t])
+    frame = decoder_losses(out["mel"], out.get("frame_pitch"), batch)
     dur = masked_mean((out["log_dur"] - torch.log1p(batch["durations"].float())) ** 2, token_mask)
     pitch = masked_mean((out["pitch"] - batch["pitch"]) ** 2, batch["voiced"] & token_mask)
     energy = masked_mean((out["energy"] - batch["energy"]) ** 2, token_mask)
-    total = mel + dur + pitch + energy
-    losses = {"mel": mel, "duration": dur, "pitch": pitch, "energy": energy}
-    if out.get("frame_pitch") is not None and "frame_f0" in batch:
-        losses.update(frame_pitch_losses(out["frame_pitch"][..., :t], batch["frame_f0"][:, :t],
-                                         batch["frame_voiced"][:, :t], batch["mel_mask"][:, :t]))
+    total = frame["mel"] + dur + pitch + energy
+    losses = {"mel": frame["mel"], "duration": dur, "pitch": pitch, "energy": energy}
+    if "frame_f0" in frame:
+        losses.update(frame_f0=frame["frame_f0"], voicing=frame["voicing"])
         total = total + losses["frame_f0"] + losses["voicing"]
     return {"total": total, **losses}
+
+
+def decoder_losses(mel: torch.Tensor, frame_pitch: torch.Tensor | None, batch: dict,
+                   shape: bool = False) -> dict[str, torch.Tensor]:
+    """What the decoder alone is scored on, over the frames both it and the target have: masked mel L1 and,
+    with a pitch head and frame targets, ``frame_pitch_losses``; with ``shape``, also the within-token shape."""
+    t = min(mel.shape[-1], batch["mel"].shape[-1])
+    mask = batch["mel_mask"][:, :t]
+    losses = {"mel": masked_mean((mel[..., :t] - batch["mel"][..., :t]).abs(), mask)}
+    if frame_pitch is not None and "frame_f0" in batch:
+        log_f0, voiced = batch["frame_f0"][:, :t], batch["frame_voiced"][:, :t]
+        losses.update(frame_pitch_losses(frame_pitch[..., :t], log_f0, voiced, mask))
+        if shape:
+            losses["shape"] = within_token_shape_loss(frame_pitch[:, 0, :t], log_f0, voiced & mask,
+                                                      batch["durations"])
+    return losses
 
 
 def frame_pitch_losses(pred: torch.Tensor, log_f0: torch.Tensor, voiced: torch.Tensor,
@@ -51,17 +66,6 @@ def frame_pitch_losses(pred: torch.Tensor, log_f0: torch.Tensor, voiced: torch.T
 
 
 SEMITONES_PER_LOG = 12.0 / math.log(2.0)
-
-
-def frame_token_index(durations: torch.Tensor, n_frames: int) -> torch.Tensor:
-    """(B, N) frames per token -> (B, T) index of the token each frame belongs to (0 past the end)."""
-    b, n = durations.shape
-    index = torch.zeros(b, n_frames, dtype=torch.long, device=durations.device)
-    for i in range(b):
-        owner = torch.repeat_interleave(torch.arange(n, device=durations.device), durations[i].clamp(min=0))
-        owner = owner[:n_frames]
-        index[i, : owner.numel()] = owner
-    return index
 
 
 def within_token_shape_loss(pred: torch.Tensor, target: torch.Tensor, mask: torch.Tensor,

@@ -28,7 +28,7 @@ from .checkpoint import load_model, save_model
 from .config import RunConfig
 from .data import AcousticDataset, EpochSampler, Normaliser, VocoderDataset, collate_acoustic
 from .distil import DistilDataset, FeatureMatch
-from .losses import acoustic_losses, frame_pitch_losses, masked_mean, vocoder_losses, within_token_shape_loss
+from .losses import acoustic_losses, decoder_losses, vocoder_losses
 from .models.acoustic import AcousticModel, length_regulate
 from .models.vocoder import Vocoder
 from .qat import prepare
@@ -115,13 +115,7 @@ class ContourTask(_Task):
             hidden, *_ = self.model.encoder(batch["tokens"], batch["tones"], batch["pad_mask"])
         frames, position, _ = length_regulate(hidden, batch["durations"])
         mel, pitch = self.model.decoder(frames, position)
-        t = min(mel.shape[-1], batch["mel"].shape[-1])
-        mask = batch["mel_mask"][:, :t]
-        losses = {"mel": masked_mean((mel[..., :t] - batch["mel"][..., :t]).abs(), mask)}
-        voiced = batch["frame_voiced"][:, :t] & mask
-        losses.update(frame_pitch_losses(pitch[..., :t], batch["frame_f0"][:, :t], voiced, mask))
-        losses["shape"] = within_token_shape_loss(pitch[:, 0, :t], batch["frame_f0"][:, :t], voiced,
-                                                  batch["durations"])
+        losses = decoder_losses(mel, pitch, batch, shape=True)
         losses["total"] = (losses["mel"] + losses["frame_f0"] + losses["voicing"]
                            + contour.shape_weight * losses["shape"])
         for name, value in losses.items():
@@ -203,14 +197,18 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
     if not records:
         raise ValueError(f"{corpus_dir} has no training utterances")
     t = run.train
+    if init is None and t.init:
+        init = out_dir.parent / t.init / "model.safetensors"
+        if not init.exists():
+            raise FileNotFoundError(f"{run.name} starts from the {t.init!r} run, but {init} does not exist: "
+                                    f"train {t.init} first (into {init.parent})")
     L.seed_everything(t.seed, workers=True, verbose=False)
+    start = None
     if run.contour is not None:
-        if init is None and t.init:
-            init = out_dir.parent / t.init / "model.safetensors"
-        if init is None or not Path(init).exists():
-            raise FileNotFoundError(f"{run.name} fine-tunes a trained acoustic model: train {t.init or 'one'} first "
-                                    f"(expected {init})")
-        _, init_meta = load_model(init)
+        if init is None:
+            raise ValueError(f"{run.name}: a [contour] stage fine-tunes a trained acoustic model; name it in "
+                             "train.init")
+        start, init_meta = load_model(init)  # loaded before the task is made, as the bundled voice was trained
         norm = Normaliser(**init_meta["normaliser"])  # the encoder's scale: it is frozen
         if run.contour.tone_set_bases:
             from cantoedge.datasets.tonesets import common_bases, render_tone_sets
@@ -239,13 +237,9 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         dataset = VocoderDataset(corpus_dir, records, t.segment_frames, seed=t.seed)
         collate = None
         extra = {}
-    if init is None and t.init:
-        init = out_dir.parent / t.init / "model.safetensors"
-        if not init.exists():
-            raise FileNotFoundError(f"{run.name} starts from the {t.init!r} run, but {init} does not exist: "
-                                    f"train {t.init} first (into {init.parent})")
     if init is not None:
-        start, _ = load_model(init)
+        if start is None:
+            start, _ = load_model(init)
         missing, unexpected = task.model.load_state_dict(_widened(start.state_dict(), task.model.state_dict()),
                                                          strict=False)
         if unexpected:

@@ -136,6 +136,17 @@ def frame_f0(pitch: torch.Tensor) -> torch.Tensor:
     return torch.exp(pitch[..., 0, :]) * (pitch[..., 1, :] > 0).to(pitch.dtype)
 
 
+def frame_token_index(durations: torch.Tensor, n_frames: int) -> torch.Tensor:
+    """(B, N) frames per token -> (B, T) index of the token each frame belongs to (0 past the end)."""
+    b, n = durations.shape
+    index = torch.zeros(b, n_frames, dtype=torch.long, device=durations.device)
+    for i in range(b):
+        owner = torch.repeat_interleave(torch.arange(n, device=durations.device), durations[i].clamp(min=0))
+        owner = owner[:n_frames]
+        index[i, : owner.numel()] = owner
+    return index
+
+
 def length_regulate(hidden: torch.Tensor, durations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Repeat each token's hidden state for its frames (gather, no searchsorted). -> frames (B, T, D),
     position (B, T): where each frame lies inside its token, 0 at the start to <1 at the end, and
@@ -146,8 +157,9 @@ def length_regulate(hidden: torch.Tensor, durations: torch.Tensor) -> tuple[torc
     b, _, d = hidden.shape
     frames = hidden.new_zeros(b, max(t_max, 1), d)
     position = hidden.new_zeros(b, max(t_max, 1))
+    owners = frame_token_index(durations, t_max)
     for i in range(b):
-        idx = torch.repeat_interleave(torch.arange(durations.shape[1]), durations[i])
+        idx = owners[i, : int(totals[i])]
         if idx.numel() == 0:
             continue
         frames[i, : idx.numel()] = hidden[i, idx]

@@ -46,9 +46,3 @@ def test_shape_loss_sees_a_flattened_contour_and_ignores_the_level():
     masked[0, 2] = False  # now token 0 has 2 frames: nothing to score
     assert float(within_token_shape_loss(flat, target, masked, durations)) == 0.0
 
-
-def test_frame_token_index_follows_durations_and_stops_at_the_end():
-    from cantoedge.export.losses import frame_token_index
-
-    index = frame_token_index(torch.tensor([[2, 0, 3], [1, 1, 0]]), 6)
-    assert index.tolist() == [[0, 0, 2, 2, 2, 0], [0, 1, 0, 0, 0, 0]]

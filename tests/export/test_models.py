@@ -10,6 +10,7 @@ from cantoedge.export.models.acoustic import (
     AcousticModel,
     count_parameters,
     frame_f0,
+    frame_token_index,
     length_regulate,
 )
 from cantoedge.export.models.vocoder import Vocoder, VocoderConfig, harmonic_spectrum
@@ -30,6 +31,11 @@ def test_length_regulator_expands_and_marks_position():
     assert n.tolist() == [5]
     assert frames[0, :, 0].tolist() == [0, 0, 4, 4, 4]
     assert position[0].tolist() == pytest.approx([0, 0.5, 0, 1 / 3, 2 / 3])
+
+
+def test_frame_token_index_follows_durations_and_stops_at_the_end():
+    index = frame_token_index(torch.tensor([[2, 0, 3], [1, 1, 0]]), 6)
+    assert index.tolist() == [[0, 0, 2, 2, 2, 0], [0, 1, 0, 0, 0, 0]]
 
 
 def test_acoustic_model_shapes_and_padding_independence():
