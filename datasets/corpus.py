@@ -51,9 +51,18 @@ def utterance_units(utt: HKUtterance) -> list[Unit]:
     return units
 
 
-def render(utt: HKUtterance, espeak: Espeak, out_dir: Path) -> Record:
-    """Render one utterance and write its wav and features (atomically); returns its manifest record."""
-    units = utterance_units(utt)
+@dataclass(frozen=True)
+class RenderedUnits:
+    encoded: Encoded
+    syllables: list[Syllable]
+    pcm: np.ndarray  # int16, as espeak-ng gave it
+    audio: np.ndarray  # float32 in [-1, 1]
+    durations: np.ndarray  # frames per token, from the phoneme events
+
+
+def render_units(units: Sequence[Unit], espeak: Espeak) -> RenderedUnits:
+    """espeak-ng's rendering of syllables and pauses, with each token's frames from its phoneme events: what
+    every corpus utterance is, and what the voice's tone shapes are measured against (export/contours.py)."""
     syllables = [u for u in units if isinstance(u, Syllable)]
     encoded = encode_units(units)
     rendering = espeak.synth_isolated(espeak_text(encoded, syllables))
@@ -61,15 +70,21 @@ def render(utt: HKUtterance, espeak: Espeak, out_dir: Path) -> Record:
         raise AlignmentError(f"espeak rendered {rendering.sample_rate} Hz, expected {AUDIO.sample_rate}")
     audio = rendering.audio.astype(np.float32) / 32768.0
     durations = durations_in_frames(token_starts(encoded, syllables, rendering.events), audio.size)
-    feats = extract(audio)
-    assert int(durations.sum()) == feats.n_frames
+    return RenderedUnits(encoded, syllables, rendering.audio, audio, durations)
+
+
+def render(utt: HKUtterance, espeak: Espeak, out_dir: Path) -> Record:
+    """Render one utterance and write its wav and features (atomically); returns its manifest record."""
+    r = render_units(utterance_units(utt), espeak)
+    feats = extract(r.audio)
+    assert int(r.durations.sum()) == feats.n_frames
     wav_rel, feat_rel = f"wavs/{utt.id}.wav", f"features/{utt.id}.npz"
-    write_wav(out_dir / wav_rel, rendering.audio, AUDIO.sample_rate)
-    save_features(out_dir / feat_rel, feats, durations, encoded)
+    write_wav(out_dir / wav_rel, r.pcm, AUDIO.sample_rate)
+    save_features(out_dir / feat_rel, feats, r.durations, r.encoded)
     return Record(
-        id=utt.id, text=utt.text, jyutping=[str(s) for s in syllables], tokens=encoded.tokens,
-        tones=encoded.tones, phones=encoded.phones, wav=wav_rel, features=feat_rel, n_frames=feats.n_frames,
-        n_samples=int(audio.size), sample_rate=AUDIO.sample_rate, split=utt.split,
+        id=utt.id, text=utt.text, jyutping=[str(s) for s in r.syllables], tokens=r.encoded.tokens,
+        tones=r.encoded.tones, phones=r.encoded.phones, wav=wav_rel, features=feat_rel, n_frames=feats.n_frames,
+        n_samples=int(r.audio.size), sample_rate=AUDIO.sample_rate, split=utt.split,
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 import numpy as np
 import torch
@@ -83,26 +84,18 @@ def _target_span(durations: np.ndarray, encoded: Encoded, which: int) -> tuple[i
 
 def espeak_rendering(units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
     """espeak-ng's audio of the units and the token durations its phoneme events give, as the corpus has."""
-    from cantoedge.datasets.align import durations_in_frames, espeak_text, token_starts
+    from cantoedge.datasets.corpus import render_units
 
-    espeak = _espeak()
-    syllables = [u for u in units if not isinstance(u, str)]
-    encoded = encode_units(units)
-    rendering = espeak.synth_isolated(espeak_text(encoded, syllables))
-    audio = rendering.audio.astype(np.float32) / 32768.0
-    durations = durations_in_frames(token_starts(encoded, syllables, rendering.events), audio.size)
-    return audio, durations, encoded
+    rendered = render_units(units, _espeak())
+    return rendered.audio, rendered.durations, rendered.encoded
 
 
-_ESPEAK: list = []
-
-
+@lru_cache(maxsize=1)
 def _espeak():
+    """One synthesiser for the process (libespeak-ng keeps global state; each rendering forks from it)."""
     from cantoedge.datasets.espeak import Espeak
 
-    if not _ESPEAK:
-        _ESPEAK.append(Espeak())
-    return _ESPEAK[0]
+    return Espeak()
 
 
 @torch.no_grad()
