@@ -74,7 +74,10 @@ def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> dict:
     if args.graphs:
         for precision in ("fp32", "int8"):
             voice = Voice(Path(args.graphs), precision, threads=1)
-            systems[f"onnx-{precision}"] = contours.compare(contours.measure(contours.device_renderer(voice)),
-                                                            reference)
+            try:
+                systems[f"onnx-{precision}"] = contours.compare(contours.measure(contours.device_renderer(voice)),
+                                                                reference)
+            finally:
+                voice.close()
     print(contours.markdown_table(systems))
     return systems
