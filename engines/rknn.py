@@ -25,7 +25,7 @@ from cantoedge.runtime.backends.rknn import rknn_python
 from cantoedge.runtime.backends.rknn_worker import INT8_DTYPES
 from cantoedge.runtime.enginefolder import EngineManifest
 from cantoedge.runtime.fileio import file_sha256
-from cantoedge.runtime.graphs import DECODER, ENCODER, VOCODER, GraphInfo, window_frames
+from cantoedge.runtime.graphs import DECODER, ENCODER, VOCODER, GraphInfo, window_shapes
 
 from .manifest import graph_entry, input_hashes, onnx_metadata, write_manifest
 from .sources import find_sources
@@ -34,13 +34,9 @@ from .staging import carry_eval_bundle, staged_folder
 CALIB_WINDOWS = 64  # decoder windows fed to RKNN's quantiser (from the calibration set, in order)
 
 
-def fixed_shapes(spec_name: str, info: GraphInfo, dim: int, n_mels: int, hop: int) -> dict[str, list[int]]:
+def fixed_shapes(spec_name: str, info: GraphInfo, dim: int) -> dict[str, list[int]]:
     """Batch-1 shapes of every input and output of one window (the NPU runs fixed shapes)."""
-    w = window_frames(info.context, info.chunk_frames)
-    chunk = info.chunk_frames
-    if spec_name == DECODER.name:
-        return {"frames": [1, w, dim], "position": [1, w], "mel": [1, n_mels, chunk], "f0": [1, chunk]}
-    return {"mel": [1, n_mels, w], "f0": [1, w], "phase": [1, w], "audio": [1, chunk * hop]}
+    return {name: [1, *shape] for name, shape in window_shapes(spec_name, info, dim).items()}
 
 
 def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dataset: str | None) -> dict:
@@ -52,30 +48,30 @@ def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dat
             "build": {"do_quantization": quantise, **({"dataset": dataset} if dataset else {})}}
 
 
-def write_dataset(work: Path, feeds: list[dict[str, np.ndarray]], names: tuple[str, ...]) -> str:
-    """RKNN's dataset list: one line per sample, its inputs' .npy files in the contract's order."""
+def write_dataset(work: Path, feeds: list[dict[str, np.ndarray]], spec) -> str:
+    """RKNN's dataset list for one graph: one line per sample, its inputs' .npy files in the contract's order."""
     folder = work / "rknn_calib"
-    folder.mkdir()
+    folder.mkdir(exist_ok=True)
     lines = []
     for i, feed in enumerate(feeds[:CALIB_WINDOWS]):
         files = []
-        for name in names:  # the toolkit reads them relative to the list's own folder
-            file = f"decoder_{i:04d}_{name}.npy"
+        for name in spec.inputs:  # the toolkit reads them relative to the list's own folder
+            file = f"{spec.name}_{i:04d}_{name}.npy"
             np.save(folder / file, np.ascontiguousarray(feed[name], dtype=np.float32))
             files.append(file)
         lines.append(" ".join(files))
-    (folder / "dataset.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return "rknn_calib/dataset.txt"
+    (folder / f"{spec.name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return f"rknn_calib/{spec.name}.txt"
 
 
-def calibration_feeds(graph_dir: Path, corpus: Path) -> list[dict[str, np.ndarray]]:
-    """The decoder windows the device runs for the tone-balanced calibration set (FP32 encoder)."""
+def calibration_feeds(graph_dir: Path, corpus: Path) -> dict[str, list[dict[str, np.ndarray]]]:
+    """The decoder and vocoder windows the device runs for the tone-balanced calibration set (FP32 graphs)."""
     from cantoedge.calibrate.collect import graph_inputs
     from cantoedge.calibrate.int8 import calibration_utterances
     from cantoedge.runtime.synth import Voice
 
     utterances, _ = calibration_utterances(corpus)
-    return graph_inputs(Voice(graph_dir, "fp32", threads=1), utterances)["decoder"]
+    return graph_inputs(Voice(graph_dir, "fp32", threads=1), utterances)
 
 
 def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None = None, int8_dtype: str = "w8a8",
@@ -91,7 +87,7 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
         raise RuntimeError("rknn-toolkit2 runs in its own environment: create it with `bash scripts/rknn_env.sh` "
                            "(about 2 minutes, 5.6 GB) or set $CANTOEDGE_RKNN_PYTHON to its python")
     sources = find_sources(graph_dir, "fp32", qdq=False)
-    feeds = calibration_feeds(graph_dir, corpus) if precision == "int8" else []
+    feeds = calibration_feeds(graph_dir, corpus) if precision == "int8" else {}
     models = {name: onnx.load(str(path)) for name, path in sources.graphs.items()}
     with staged_folder(out) as work:
         shutil.copyfile(sources.graphs[ENCODER.name], work / "encoder.onnx")
@@ -100,15 +96,16 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
         for spec in (DECODER, VOCODER):
             info = GraphInfo.from_metadata(onnx_metadata(models[spec.name]), sources.graphs[spec.name])
             dim = [d.dim_value for d in models[spec.name].graph.input[0].type.tensor_type.shape.dim][-1]
-            shapes = fixed_shapes(spec.name, info, dim, info.audio["n_mels"], info.audio["hop_length"])
-            quantise = precision == "int8" and spec is DECODER
-            dataset = write_dataset(work, feeds, spec.inputs) if quantise else None
+            shapes = fixed_shapes(spec.name, info, dim)
+            quantise = precision == "int8"
+            dataset = write_dataset(work, feeds[spec.name], spec) if quantise else None
             shutil.copyfile(sources.graphs[spec.name], work / "sim" / f"{spec.name}.onnx")
             job["graphs"][spec.name] = {"source": f"sim/{spec.name}.onnx", "file": f"{spec.name}.rknn",
                                         "settings": settings(spec, shapes, quantise, int8_dtype, dataset),
                                         "shapes": shapes, "precision": int8_dtype if quantise else "fp16"}
         (work / "rknn_job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
-        log(f"rknn: converting the decoder ({precision}) and the vocoder (fp16) with {python}")
+        log(f"rknn: converting the decoder and the vocoder ({'fp16' if precision == 'fp16' else int8_dtype}) "
+            f"with {python}")
         with open(work / "rknn_build.log", "wb") as build_log:
             proc = subprocess.run([str(python), rknn_worker.__file__, "build", str(work / "rknn_job.json")],
                                   stdout=subprocess.PIPE, stderr=build_log, timeout=3600)
@@ -127,13 +124,16 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
                 models[spec.name], shapes={"fixed": g["shapes"]}, build=g["settings"], source=g["source"],
                 source_sha256=file_sha256(work / g["source"]))
         notes = ["encoder on onnxruntime (CPU): RKNN's dynamic_input takes only the exact listed lengths",
-                 "vocoder FP16: every INT8 build of its harmonic source collapses (SNR < 0 dB, DESIGN.md)",
                  "simulator: rknn-toolkit2 cannot simulate a loaded .rknn file, so it rebuilds each model from "
                  "sim/<graph>.onnx with these settings; the board runs the .rknn files"]
         if precision == "int8":
-            notes.append(f"decoder {int8_dtype}: RKNN's own quantiser (the toolkit rejects the project's Q/DQ "
-                         f"graphs) calibrated on {min(len(feeds), CALIB_WINDOWS)} decoder windows of the "
-                         "tone-balanced calibration set; the project's ranges file is not used by this target")
+            windows = min(len(feeds[DECODER.name]), CALIB_WINDOWS)
+            notes.append(f"decoder and vocoder {int8_dtype}: RKNN's own quantiser (the toolkit rejects the project's "
+                         f"Q/DQ graphs) calibrated on {windows} windows each of the tone-balanced calibration set; "
+                         "the project's ranges file is not used by this target")
+            notes.append("vocoder INT8: its harmonic source and inverse STFT run between graphs (graph v3), so the "
+                         "graph quantises; RKNN quantises every tensor, so it is less exact than FP16 (the engine "
+                         "report measures its SNR per window against FP32)")
         manifest = EngineManifest(target="rknn", precision=precision, platform=rknn_worker.TARGET_PLATFORM,
                                   toolkit={"name": "rknn-toolkit2", "version": result["toolkit"]},
                                   inputs=input_hashes(sources.files()), graphs=entries, notes=notes)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cantoedge.runtime.enginefolder import EngineManifest
 from cantoedge.runtime.fileio import atomic_write
-from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPHS, VOCODER, GraphInfo, window_frames
+from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPHS, VOCODER, GraphInfo, window_shapes
 
 from .manifest import graph_entry, input_hashes, onnx_metadata, write_manifest
 from .sources import check_layer_names, find_sources
@@ -117,10 +117,9 @@ def profile_for(graph: str, info: GraphInfo, dim: int) -> dict:
     if graph == ENCODER.name:
         lo, opt, hi = ENCODER_TOKENS
         return {name: ((1, lo), (1, opt), (1, hi)) for name in ENCODER.inputs}
-    w = window_frames(info.context, info.chunk_frames)
-    per_input = {DECODER.name: {"frames": (w, dim), "position": (w,)},
-                 VOCODER.name: {"mel": (info.audio["n_mels"], w), "f0": (w,), "phase": (w,)}}[graph]
-    return {name: ((1, *rest), (1, *rest), (MAX_BATCH, *rest)) for name, rest in per_input.items()}
+    spec = DECODER if graph == DECODER.name else VOCODER
+    shapes = window_shapes(graph, info, dim)
+    return {name: ((1, *shapes[name]), (1, *shapes[name]), (MAX_BATCH, *shapes[name])) for name in spec.inputs}
 
 
 def plan_trt(graph_dir: Path, precision: str, version: str, workspace_mb: int = 1024) -> TrtPlan:

@@ -24,6 +24,7 @@ from cantoedge.runtime.graphs import (
     GraphInfo,
     GraphSpec,
     audio_params,
+    spectrum_frames,
 )
 from cantoedge.runtime.graphs import window_frames as _window
 from cantoedge.runtime.inventory import load_inventory
@@ -59,15 +60,16 @@ class DecoderGraph(nn.Module):
 
 
 class VocoderGraph(nn.Module):
-    """One window of mel in, its kept ``chunk * hop`` samples out."""
+    """One window of mel and F0 in; the network's outputs for the frames its kept samples overlap-add from
+    out (the heads run on those alone; the device mixes in the harmonic source and inverts the STFT)."""
 
     def __init__(self, vocoder: Vocoder, chunk: int = CHUNK_FRAMES):
         super().__init__()
         self.vocoder, self.chunk = vocoder, chunk
+        self.frames = spectrum_frames(vocoder.context, chunk)
 
-    def forward(self, mel: torch.Tensor, f0: torch.Tensor, phase: torch.Tensor) -> torch.Tensor:
-        c, hop = self.vocoder.context, self.vocoder.cfg.hop_length
-        return self.vocoder.forward_padded(mel, f0, phase)[:, c * hop: (c + self.chunk) * hop]
+    def forward(self, mel: torch.Tensor, f0: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        return self.vocoder.heads(self.vocoder.trunk(mel, f0)[:, self.frames])
 
 
 @dataclass(frozen=True)
@@ -151,14 +153,14 @@ def export_voice(acoustic_path: Path, vocoder_path: Path, out_dir: Path, chunk: 
     enc, dec = _acoustic_graphs(model, meta, file_sha256(acoustic_path), chunk)
     if not vocoder.cfg.harmonics:
         raise ValueError(f"{vocoder_path} has no harmonic branch (model.harmonics = false): the device's vocoder "
-                         "takes f0 and phase; fine-tune it with export/configs/vocoder_pitch.toml")
+                         "takes f0; fine-tune it with export/configs/vocoder_pitch.toml")
     c = vocoder.context
     info = GraphInfo(VOCODER.name, GRAPH_VERSION, load_inventory().version, file_sha256(vocoder_path), chunk, c,
                      audio_params(), voc_meta["config"])
     w = _window(c, chunk)
-    example = (torch.full((1, vocoder.cfg.n_mels, w), -5.0), torch.full((1, w), 100.0), torch.zeros(1, w))
-    voc = to_onnx(VocoderGraph(vocoder, chunk), example, VOCODER,
-                  {"mel": {0: "batch"}, "f0": {0: "batch"}, "phase": {0: "batch"}, "audio": {0: "batch"}}, info)
+    example = (torch.full((1, vocoder.cfg.n_mels, w), -5.0), torch.full((1, w), 100.0))
+    voc = to_onnx(VocoderGraph(vocoder, chunk), example, VOCODER, {name: {0: "batch"} for name in
+                                                                   VOCODER.inputs + VOCODER.outputs}, info)
     return Exported(_write(out_dir / ENCODER.filename(), enc), _write(out_dir / DECODER.filename(), dec),
                     _write(out_dir / VOCODER.filename(), voc))
 

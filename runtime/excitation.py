@@ -50,3 +50,78 @@ def vocoder_pitch(f0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``n`` frames gives the same values over its first ``n - VOICING_LEAD`` frames (what streaming needs)."""
     led = lead_voicing(f0)
     return led, excitation_phase(led)
+
+
+
+# Frames per block of the harmonic source: its temporaries (16 x 513 complex64, 66 kB) stay below glibc's
+# mmap threshold, so they reuse heap memory; whole windows at once page-fault fresh mappings on every call
+# (measured here: 4.7 ms a window instead of 1.4).
+SOURCE_BLOCK = 16
+
+
+def harmonic_source(f0: np.ndarray, phase: np.ndarray, n_fft: int = AUDIO.n_fft,
+                    sample_rate: int = AUDIO.sample_rate) -> tuple[np.ndarray, np.ndarray]:
+    """f0 (..., T) in Hz (0: unvoiced) and the fundamental's phase (..., T) at each frame centre -> real and
+    imaginary parts (..., T, bins), float32, of the centred Hann-windowed STFT of sum_k cos(k·phase) below
+    Nyquist, scaled so that a steady harmonic's own bin is 1 (bounded, so that it quantises).
+
+    Each bin takes its two nearest harmonics k (the window's main lobe is 4 bins wide; harmonics of 50 Hz and
+    up are at least 2.3 bins apart) through the window kernel sin(πd) / (πd(1 - d²)) at d = bin - k·spacing,
+    with phase k·phase - π·bin. Computed between graphs on the device: as graph arithmetic the phase ×
+    harmonic-index products (up to 1,400 radians) do not survive INT8, so e^{ik·phase} is a float64
+    running product here."""
+    f0 = np.asarray(f0, dtype=np.float64)
+    phase = np.asarray(phase, dtype=np.float64)
+    if f0.shape != phase.shape:
+        raise ValueError(f"f0 and phase differ in shape: {f0.shape} vs {phase.shape}")
+    bins = n_fft // 2 + 1
+    flat_f0, flat_phase = f0.reshape(-1), phase.reshape(-1)
+    out = np.zeros((flat_f0.size, bins), np.complex64)
+    voiced = np.flatnonzero(flat_f0 > 0)
+    for first in range(0, voiced.size, SOURCE_BLOCK):
+        rows = voiced[first: first + SOURCE_BLOCK]
+        out[rows] = _harmonic_rows(flat_f0[rows] * (n_fft / sample_rate), flat_phase[rows], bins)
+    out = out.reshape(f0.shape + (bins,))
+    return np.ascontiguousarray(out.real), np.ascontiguousarray(out.imag)
+
+
+def _harmonic_rows(spacing: np.ndarray, phase: np.ndarray, bins: int) -> np.ndarray:
+    """Voiced frames' harmonic spacing (bins) and phase (R,) -> their source spectra (R, bins) complex64."""
+    nyquist = (bins - 1) / spacing
+    top = int(nyquist.max()) + 2
+    step = np.repeat(np.exp(1j * phase)[:, None], top, axis=1)
+    step[:, 0] = 1.0
+    harmonic = np.cumprod(step, axis=1)  # e^{ik·phase}, k = 0 .. top - 1
+    harmonic[:, 0] = 0.0
+    harmonic[np.arange(top) >= nyquist[:, None]] = 0.0
+    table = harmonic.astype(np.complex64).ravel()
+    s = spacing.astype(np.float32)[:, None]
+    b = np.arange(bins, dtype=np.float32)
+    lower = np.floor(b / s)
+    index = lower.astype(np.int32) + (np.arange(spacing.size, dtype=np.int32) * top)[:, None]
+    acc = np.zeros((spacing.size, bins), np.complex64)
+    one, pi = np.float32(1.0), np.float32(np.pi)
+    for shift in (0, 1):
+        d = b - (lower + shift) * s
+        # the removable singularities; the kernel is flat at 0 (error < 1e-6 at 1e-3) and not at ±1
+        centre, edge = np.abs(d) < 1e-3, np.abs(np.abs(d) - 1) < 2e-4
+        gain = np.sin(pi * d) / np.where(centre | edge, one, pi * d * (1 - d * d))
+        gain[centre] = 1.0
+        gain[edge] = 0.5
+        acc += table[index + shift] * gain
+    acc[:, 1::2] *= -1  # the frame starts n_fft/2 before its centre: phase - π·bin
+    return acc
+
+
+MAX_LOG_MAGNITUDE = 6.0  # the vocoder's log-magnitude ceiling (e^6 ≈ 400)
+
+
+def mix_source(log_magnitude, noise_phase, share, voiced, source_real, source_imag, xp=np):
+    """The vocoder's spectrum (real, imaginary) from its graph's outputs (..., T, bins) — log-magnitude, the
+    phase of the noise part, the harmonic share of each bin — with the harmonic source (..., T, bins) on the
+    voiced (..., T) frames. ``xp``: numpy on the device, torch in training, so the two are one formula."""
+    magnitude = xp.exp(log_magnitude.clip(max=MAX_LOG_MAGNITUDE))
+    share = share * voiced[..., None]
+    real = share * source_real + (1 - share) * xp.cos(noise_phase)
+    imag = share * source_imag + (1 - share) * xp.sin(noise_phase)
+    return magnitude * real, magnitude * imag

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from .audio import AUDIO
 from .chunks import CHUNK_FRAMES
+from .istft import OVERLAP
 
 DEFAULT_GRAPH_DIR = "build/voice"  # where `cantoedge export` writes and `cantoedge say` reads
-GRAPH_VERSION = 2  # bump when a graph's inputs, outputs or meaning change
+GRAPH_VERSION = 3  # bump when a graph's inputs, outputs or meaning change
 META_PREFIX = "cantoedge."
 
 
@@ -30,9 +31,12 @@ ENCODER = GraphSpec("encoder", ("tokens", "tones"), ("hidden", "log_durations", 
 # frames (B, CHUNK + 2c, D) and position (B, CHUNK + 2c) -> mel (B, n_mels, CHUNK) and f0 (B, CHUNK) in Hz,
 # 0 where unvoiced: the window's kept frames.
 DECODER = GraphSpec("decoder", ("frames", "position"), ("mel", "f0"))
-# mel (B, n_mels, CHUNK + 2c), f0 and phase (B, CHUNK + 2c) -> audio (B, CHUNK * hop): the window's kept
-# samples. phase is the fundamental's phase at each frame centre from the utterance start (runtime/excitation.py).
-VOCODER = GraphSpec("vocoder", ("mel", "f0", "phase"), ("audio",))
+# mel (B, n_mels, CHUNK + 2c) and f0 (B, CHUNK + 2c) in Hz, 0 where unvoiced -> for the window's frames
+# [c - 1, c + CHUNK + 2) (spectrum_frames): log-magnitude, noise phase and harmonic share (B, CHUNK + 3, bins).
+# The device mixes them with the harmonic source (runtime/excitation.py) and overlap-adds the window's kept
+# CHUNK * hop samples (runtime/istft.py). Version 2 took the phase and returned audio, with the source and the
+# inverse STFT as graph arithmetic, which INT8 could neither take nor speed up.
+VOCODER = GraphSpec("vocoder", ("mel", "f0"), ("log_magnitude", "noise_phase", "share"))
 GRAPHS = (ENCODER, DECODER, VOCODER)
 
 
@@ -74,6 +78,25 @@ def graph_precision(meta: dict[str, str]) -> str:
 
 def audio_params() -> dict:
     return asdict(AUDIO)
+
+
+def spectrum_frames(context: int, chunk: int = CHUNK_FRAMES) -> slice:
+    """The vocoder window's frames whose spectra its graph returns: the kept chunk and the frames either side
+    that overlap-add into its samples (one before, two after)."""
+    return slice(context - 1, context + chunk + OVERLAP - 2)
+
+
+def window_shapes(graph: str, info: GraphInfo, dim: int) -> dict[str, tuple[int, ...]]:
+    """Every input and output of one decoder or vocoder window (``dim``: the decoder's frame width), without
+    the batch dimension: the fixed shapes TensorRT's profiles and RKNN's builds are made from."""
+    w, chunk = window_frames(info.context, info.chunk_frames), info.chunk_frames
+    n_mels, bins = info.audio["n_mels"], info.audio["n_fft"] // 2 + 1
+    if graph == DECODER.name:
+        return {"frames": (w, dim), "position": (w,), "mel": (n_mels, chunk), "f0": (chunk,)}
+    if graph == VOCODER.name:
+        spectra = (chunk + OVERLAP - 1, bins)
+        return {"mel": (n_mels, w), "f0": (w,), "log_magnitude": spectra, "noise_phase": spectra, "share": spectra}
+    raise ValueError(f"{graph} has no fixed window")
 
 
 def window_frames(context: int, chunk: int = CHUNK_FRAMES) -> int:

@@ -15,11 +15,12 @@ from .audio import AUDIO, soft_limit
 from .backends.base import Runner
 from .backends.ort import OrtRunner
 from .chunks import Window, windows
-from .excitation import VOICING_LEAD, vocoder_pitch
+from .excitation import VOICING_LEAD, harmonic_source, mix_source, vocoder_pitch
 from .fileio import atomic_write
 from .frontend import Frontend, G2PResult
-from .graphs import DECODER, ENCODER, VOCODER, audio_params
+from .graphs import DECODER, ENCODER, VOCODER, audio_params, spectrum_frames
 from .inventory import PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSES, SIL, load_inventory, syllable_index
+from .istft import overlap_add
 from .limits import check_speed, check_text
 from .pieces import piece_spans
 from .speech import AudioChunk, PhraseCache, SynthesisConfig
@@ -28,6 +29,16 @@ from .wavio import pcm16
 SILENCE_LOG_MEL = float(np.log(AUDIO.log_floor))  # what the vocoder sees outside an utterance
 PRECISIONS = ("fp32", "int8")
 SENTENCE_ENDS = (PAUSE_STOP, PAUSE_QUESTION, PAUSE_EXCLAIM)
+
+
+@dataclass(frozen=True)
+class VocoderWindow:
+    """What a vocoder window needs besides its graph feeds: the frames it keeps, and the harmonic source and
+    voicing of the frames its graph returns spectra for."""
+
+    keep: int
+    source: tuple[np.ndarray, np.ndarray]  # real and imaginary parts (frames, bins)
+    voiced: np.ndarray  # (frames,) bool
 
 
 def predicted_durations(log_durations: np.ndarray, speed: float = 1.0) -> np.ndarray:
@@ -182,26 +193,32 @@ class Voice:
             p = np.pad(position[w.start: w.stop], (w.pad_left, w.pad_right))
             yield f[None].astype(np.float32), p[None].astype(np.float32), w.keep
 
-    def vocoder_input(self, mel: np.ndarray, f0: np.ndarray, phase: np.ndarray, w) -> dict[str, np.ndarray]:
-        """One vocoder window's feeds, batch of one: ``mel`` (n_mels, T) with silence outside the utterance,
-        and the vocoder's ``f0`` and ``phase`` (T,) (runtime/excitation.py), unvoiced (0) outside it."""
+    def vocoder_input(self, mel: np.ndarray, f0: np.ndarray, phase: np.ndarray, w: Window
+                      ) -> tuple[dict[str, np.ndarray], VocoderWindow]:
+        """One vocoder window's graph feeds, batch of one — ``mel`` (n_mels, T) with silence outside the
+        utterance, the vocoder's ``f0`` (T,) unvoiced (0) outside it — and what the device adds to the graph's
+        outputs: the harmonic source of the frames it returns, from that f0 and ``phase`` (runtime/excitation.py)."""
         pad = (w.pad_left, w.pad_right)
         m = np.pad(mel[:, w.start: w.stop], ((0, 0), pad), constant_values=SILENCE_LOG_MEL)
-        return {"mel": m[None].astype(np.float32), "f0": np.pad(f0[w.start: w.stop], pad)[None].astype(np.float32),
-                "phase": np.pad(phase[w.start: w.stop], pad)[None].astype(np.float32)}
+        f = np.pad(f0[w.start: w.stop], pad).astype(np.float32)
+        frames = spectrum_frames(self.vocoder.info.context, self.chunk)
+        source = harmonic_source(f[frames], np.pad(phase[w.start: w.stop], pad)[frames])
+        return {"mel": m[None].astype(np.float32), "f0": f[None]}, VocoderWindow(w.keep, source, f[frames] > 0)
 
     def vocoder_windows(self, n_frames: int):
         return windows(n_frames, self.vocoder.info.context, self.chunk)
 
-    def vocode_window(self, feeds: dict[str, np.ndarray], w) -> np.ndarray:
-        """The audio window ``w`` contributes (its kept frames' samples), from its ``vocoder_input`` feeds."""
-        (audio,) = self.vocoder(**feeds)
-        return audio[0, : w.keep * AUDIO.hop_length]
+    def vocode_window(self, feeds: dict[str, np.ndarray], window: VocoderWindow) -> np.ndarray:
+        """The audio a window contributes (its kept frames' samples): its graph run on ``feeds``, the harmonic
+        source mixed in and the inverse STFT (both numpy, between graphs)."""
+        log_magnitude, noise_phase, share = (x[0] for x in self.vocoder(**feeds))
+        real, imag = mix_source(log_magnitude, noise_phase, share, window.voiced, *window.source)
+        return overlap_add(real, imag)[: window.keep * AUDIO.hop_length]
 
-    def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[tuple[dict[str, np.ndarray], Window]]:
-        """Every vocoder window of a whole mel (n_mels, T) and the decoder's F0 (T,): its feeds and itself."""
+    def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
+        """Every vocoder window of a whole mel (n_mels, T) and the decoder's F0 (T,): its feeds and the rest."""
         pitch, phase = vocoder_pitch(f0)
-        return ((self.vocoder_input(mel, pitch, phase, w), w) for w in self.vocoder_windows(mel.shape[1]))
+        return (self.vocoder_input(mel, pitch, phase, w) for w in self.vocoder_windows(mel.shape[1]))
 
     def vocode(self, mel: np.ndarray, f0: np.ndarray) -> np.ndarray:
         """A whole mel (n_mels, T) and the decoder's F0 (T,) to audio, window by window."""
@@ -231,7 +248,7 @@ class Voice:
             while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
                 m, f = next(decoded)
                 mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
-            yield self.vocode_window(self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio)), w), w)
+            yield self.vocode_window(*self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio)), w))
 
     def synthesize(self, text: str, config: SynthesisConfig | None = None) -> Iterator[AudioChunk]:
         """Speech as it is made: one AudioChunk per vocoder window (int16 PCM), sentence by sentence, with the

@@ -20,6 +20,8 @@ from torch import nn
 from torch.nn import functional as F
 
 from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.excitation import harmonic_source, mix_source
+from cantoedge.runtime.istft import WINDOW_LEVEL
 
 from .blocks import ConvNeXtBlock
 from .settings import PITCH_CENTRE, PITCH_SCALE, from_table
@@ -58,40 +60,7 @@ def _istft_basis(n_fft: int) -> tuple[torch.Tensor, torch.Tensor, float]:
     angle = 2 * math.pi * k * n / n_fft
     real = weight * torch.cos(angle) / n_fft * window
     imag = -weight * torch.sin(angle) / n_fft * window
-    return real.float(), imag.float(), 1.5  # sum of hann^2 at 75 % overlap
-
-
-def _hann_kernel(d: torch.Tensor) -> torch.Tensor:
-    """The periodic Hann window's spectrum (peak 1/2) at ``d`` bins from a sinusoid's frequency:
-    sin(πd) / (2πd(1 - d²)), with its removable singularities at d = 0 and ±1 filled in."""
-    den = 2 * math.pi * d * (1 - d * d)
-    small = den.abs() < 1e-6
-    limit = torch.where(d.abs() < 0.5, torch.full_like(d, 0.5), torch.full_like(d, 0.25))
-    return torch.where(small, limit, torch.sin(math.pi * d) / torch.where(small, torch.ones_like(den), den))
-
-
-def harmonic_spectrum(f0: torch.Tensor, phase: torch.Tensor, n_fft: int, sample_rate: int
-                      ) -> tuple[torch.Tensor, torch.Tensor]:
-    """f0 (B, T) in Hz (0: unvoiced), phase (B, T) of the fundamental at each frame centre -> real and
-    imaginary parts (B, T, bins) of the centred, Hann-windowed STFT of sum_k cos(k·phase) below Nyquist.
-    Each bin takes its two nearest harmonics (the window's main lobe is 4 bins wide, harmonics of 50 Hz
-    and up are at least 2.3 bins apart); the phase of harmonic k is k·phase - π·bin (frame starts n_fft/2
-    before its centre). Exact for steady pitch; overlap-add blends frames where the pitch moves."""
-    bins = torch.arange(n_fft // 2 + 1, dtype=f0.dtype, device=f0.device)
-    sign = 1.0 - 2.0 * torch.remainder(bins, 2.0)  # (-1)^bin
-    voiced = f0 > 0
-    spacing = torch.where(voiced, f0 * (n_fft / sample_rate), torch.ones_like(f0)).unsqueeze(-1)  # bins
-    lower = torch.floor(bins / spacing)
-    real = torch.zeros_like(lower)
-    imag = torch.zeros_like(lower)
-    nyquist = (n_fft // 2) / spacing
-    for k in (lower, lower + 1):
-        gain = _hann_kernel(bins - k * spacing) * ((k >= 1) & (k < nyquist)).to(f0.dtype)
-        angle = k * phase.unsqueeze(-1)
-        real = real + gain * torch.cos(angle)
-        imag = imag + gain * torch.sin(angle)
-    scale = (n_fft / 2) * sign * voiced.to(f0.dtype).unsqueeze(-1)
-    return real * scale, imag * scale
+    return real.float(), imag.float(), WINDOW_LEVEL
 
 
 class Vocoder(nn.Module):
@@ -121,13 +90,11 @@ class Vocoder(nn.Module):
                 self.harmonic_head.weight.mul_(0.1)
                 self.harmonic_head.bias.fill_(3.0)
 
-    def spectrum(self, mel: torch.Tensor, f0: torch.Tensor | None = None, phase: torch.Tensor | None = None
-                 ) -> tuple[torch.Tensor, torch.Tensor]:
-        """mel (B, n_mels, T) [, f0 and phase (B, T)] -> real and imaginary STFT parts (B, T, bins)."""
+    def trunk(self, mel: torch.Tensor, f0: torch.Tensor | None = None) -> torch.Tensor:
+        """mel (B, n_mels, T) [, f0 (B, T) in Hz, 0 where unvoiced] -> the features (B, T, dim) the heads read."""
         x = self.embed(mel)
-        voiced = None
         if self.cfg.harmonics:
-            if f0 is None or phase is None:
+            if f0 is None:
                 raise ValueError("this vocoder has a harmonic branch: give it f0 and phase with the mel")
             voiced = (f0 > 0).to(mel.dtype)
             log_f0 = (torch.log(torch.clamp(f0, min=1.0)) - PITCH_CENTRE) / PITCH_SCALE * voiced
@@ -135,19 +102,36 @@ class Vocoder(nn.Module):
         x = self.norm_in(x.transpose(1, 2)).transpose(1, 2)
         for block in self.blocks:
             x = block(x)
-        h = self.norm_out(x.transpose(1, 2))
+        return self.norm_out(x.transpose(1, 2))
+
+    def heads(self, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Features (B, T, dim) -> log-magnitude, noise phase and harmonic share (B, T, bins): what the device's
+        vocoder graph returns (bounded but for the log-magnitude, so all of it quantises)."""
         out = self.head(h)
         bins = self.cfg.n_fft // 2 + 1
-        magnitude = torch.exp(torch.clamp(out[..., :bins], max=6.0))
-        phase_n = out[..., bins:]
-        real, imag = torch.cos(phase_n), torch.sin(phase_n)
-        if voiced is not None:  # the source: a harmonic share of each bin, the rest noise
-            share = torch.sigmoid(self.harmonic_head(h)) * voiced.unsqueeze(-1)
-            h_real, h_imag = harmonic_spectrum(f0, phase, self.cfg.n_fft, self.sample_rate)
-            peak = self.cfg.n_fft / 4  # a harmonic's own bin: the window kernel's peak, 1/2, times n_fft/2
-            real = share * h_real / peak + (1 - share) * real
-            imag = share * h_imag / peak + (1 - share) * imag
-        return magnitude * real, magnitude * imag
+        if not self.cfg.harmonics:
+            return out[..., :bins], out[..., bins:], torch.zeros_like(out[..., :bins])
+        return out[..., :bins], out[..., bins:], torch.sigmoid(self.harmonic_head(h))
+
+    def source(self, f0: torch.Tensor, phase: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
+        """The harmonic source for f0 and phase (B, T): the device's own numpy computation (not differentiable,
+        and it need not be: f0 and phase are inputs)."""
+        if phase is None:
+            raise ValueError("this vocoder has a harmonic branch: give it f0 and phase with the mel")
+        real, imag = harmonic_source(f0.detach().cpu().numpy(), phase.detach().cpu().numpy(),
+                                     self.cfg.n_fft, self.sample_rate)
+        return torch.from_numpy(real).to(f0.device), torch.from_numpy(imag).to(f0.device)
+
+    def spectrum(self, mel: torch.Tensor, f0: torch.Tensor | None = None, phase: torch.Tensor | None = None
+                 ) -> tuple[torch.Tensor, torch.Tensor]:
+        """mel (B, n_mels, T) [, f0 and phase (B, T)] -> real and imaginary STFT parts (B, T, bins), mixed as
+        the device mixes them (runtime/excitation.mix_source)."""
+        log_magnitude, noise_phase, share = self.heads(self.trunk(mel, f0))
+        if not self.cfg.harmonics:
+            zero = torch.zeros_like(share)
+            return mix_source(log_magnitude, noise_phase, share, zero[..., 0], zero, zero, xp=torch)
+        voiced = (f0 > 0).to(mel.dtype)
+        return mix_source(log_magnitude, noise_phase, share, voiced, *self.source(f0, phase), xp=torch)
 
     def istft(self, real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
         """(B, T, bins) STFT parts -> audio (B, T * hop): sample i*hop is frame i's centre, as in the analysis."""

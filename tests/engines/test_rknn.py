@@ -35,7 +35,7 @@ def test_the_folder_keeps_the_encoder_on_onnxruntime_and_fixes_the_npu_shapes(rk
     enc, dec, voc = (manifest.graphs[g] for g in ("encoder", "decoder", "vocoder"))
     assert (enc.backend, enc.precision) == ("ort", "fp32")
     assert (dec.backend, dec.precision, voc.precision) == ("rknn", "fp16", "fp16")
-    assert dec.shapes["fixed"]["frames"][0] == 1 and voc.shapes["fixed"]["audio"][0] == 1
+    assert dec.shapes["fixed"]["frames"][0] == 1 and voc.shapes["fixed"]["log_magnitude"][:2] == [1, 131]
     assert dec.source == "sim/decoder.onnx" and any("simulator" in n for n in manifest.notes)
 
 
@@ -70,13 +70,14 @@ def test_the_npu_refuses_shapes_it_was_not_built_for(rknn_fp16):
         npu.close()
 
 
-def test_an_int8_build_calibrates_the_decoder_on_the_calibration_set(tiny_graphs, calib_corpus, tmp_path):
+def test_an_int8_build_calibrates_both_window_graphs_on_the_calibration_set(tiny_graphs, calib_corpus, tmp_path):
     from cantoedge.engines.rknn import build_rknn
 
     manifest = build_rknn(tiny_graphs, "int8", tmp_path / "int8", calib_corpus, log=lambda _: None)
-    assert manifest.graphs["decoder"].precision == "int8" and manifest.graphs["vocoder"].precision == "fp16"
-    dataset = (tmp_path / "int8" / "rknn_calib" / "dataset.txt").read_text().splitlines()
-    assert dataset and all(len(line.split()) == 2 for line in dataset)  # frames and position per window
+    assert manifest.graphs["decoder"].precision == manifest.graphs["vocoder"].precision == "int8"
+    for graph, inputs in (("decoder", ("frames", "position")), ("vocoder", ("mel", "f0"))):
+        dataset = (tmp_path / "int8" / "rknn_calib" / f"{graph}.txt").read_text().splitlines()
+        assert dataset and all(tuple(f.split("_")[-1][:-4] for f in line.split()) == inputs for line in dataset)
     assert any("tone-balanced calibration set" in n for n in manifest.notes)
     npu = Voice.load(tmp_path / "int8")
     try:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from cantoedge.runtime.audio import AUDIO
-from cantoedge.runtime.excitation import excitation_phase, lead_voicing, vocoder_pitch
+from cantoedge.runtime.excitation import excitation_phase, harmonic_source, lead_voicing, vocoder_pitch
 
 SR, HOP = AUDIO.sample_rate, AUDIO.hop_length
 
@@ -34,3 +34,41 @@ def test_voicing_leads_each_voiced_run_by_two_frames_and_a_prefix_is_exact():
         part = vocoder_pitch(track[:n])
         for a, b in zip(part, whole):
             np.testing.assert_array_equal(a[: n - 2], b[: n - 2])
+
+
+def _harmonic_series(f0_hz: float, n_frames: int) -> np.ndarray:
+    phase = 2 * np.pi * f0_hz * np.arange(n_frames * AUDIO.hop_length) / AUDIO.sample_rate
+    return sum(np.cos(k * phase) for k in range(1, int(AUDIO.sample_rate / 2 / f0_hz) + 1))
+
+
+def _centred_stft(x: np.ndarray, n_frames: int) -> np.ndarray:
+    """(n_frames, bins): periodic-Hann frames centred on every hop, zero padding at the edges."""
+    n, hop = AUDIO.n_fft, AUDIO.hop_length
+    padded = np.pad(x, (n // 2, n // 2))
+    window = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)
+    return np.stack([np.fft.rfft(padded[i * hop: i * hop + n] * window) for i in range(n_frames)])
+
+
+@pytest.mark.parametrize("f0_hz", [57.0, 100.0, 230.0, 3 * AUDIO.sample_rate / AUDIO.n_fft])
+def test_harmonic_source_is_the_stft_of_a_harmonic_series(f0_hz):
+    """The closed form the vocoder's harmonic branch is fed equals the STFT of sum_k cos(k·phase), scaled so a
+    harmonic's own bin is 1 (the last F0 puts every harmonic exactly on a bin: the kernel's singular points)."""
+    n = 60
+    ref = _centred_stft(_harmonic_series(f0_hz, n), n) / (AUDIO.n_fft / 4)
+    f0 = np.full(n, f0_hz)
+    real, imag = harmonic_source(f0, excitation_phase(f0))
+    assert real.dtype == imag.dtype == np.float32 and real.shape == (n, AUDIO.n_fft // 2 + 1)
+    inner = slice(5, n - 5)  # the edges of the reference see zero padding
+    ours = real[inner] + 1j * imag[inner]
+    assert np.abs(ours - ref[inner]).mean() < 0.02 * np.abs(ref[inner]).mean()
+    assert np.abs(ours).max() < 1.3  # bounded: what INT8 needs
+
+
+def test_harmonic_source_is_silent_where_unvoiced_and_keeps_batch_shape():
+    f0 = np.array([[0.0, 120.0, 0.0, 180.0]])
+    real, imag = harmonic_source(f0, excitation_phase(f0[0])[None])
+    assert real.shape == imag.shape == (1, 4, AUDIO.n_fft // 2 + 1)
+    assert not real[0, [0, 2]].any() and not imag[0, [0, 2]].any()
+    assert np.abs(real[0, 1]).max() > 0.5
+    with pytest.raises(ValueError, match="differ in shape"):
+        harmonic_source(f0, np.zeros(3))

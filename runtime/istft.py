@@ -1,0 +1,42 @@
+"""The vocoder's inverse STFT on the device, between graphs: an inverse real FFT per frame, the synthesis
+window and overlap-add (numpy only). As a graph it was two dense (bins × n_fft) MatMuls per frame that INT8
+cannot take (one per-tensor scale for a spectrum of that dynamic range); the FFT is O(n log n) and exact."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .audio import AUDIO
+
+OVERLAP = 4  # n_fft / hop: frames that share every sample
+WINDOW_LEVEL = 1.5  # sum of the squared periodic Hann window at 75 % overlap, the overlap-add's gain
+
+
+@lru_cache(maxsize=4)
+def synthesis_window(n_fft: int) -> np.ndarray:
+    """The periodic Hann window divided by the overlap-add's gain (float64)."""
+    return (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n_fft) / n_fft)) / WINDOW_LEVEL
+
+
+def overlap_add(real: np.ndarray, imag: np.ndarray, n_fft: int = AUDIO.n_fft) -> np.ndarray:
+    """(T, bins) STFT parts of consecutive centred frames -> the samples (T - 3) * hop between them, float32:
+    block m is frame m + 1's centre hop, the first block every one of its OVERLAP frames covers."""
+    real, imag = np.asarray(real), np.asarray(imag)
+    bins = n_fft // 2 + 1
+    if real.shape != imag.shape or real.ndim != 2 or real.shape[1] != bins:
+        raise ValueError(f"need two (frames, {bins}) spectra, got {real.shape} and {imag.shape}")
+    if real.shape[0] < OVERLAP:
+        raise ValueError(f"need at least {OVERLAP} frames, got {real.shape[0]}")
+    hop = n_fft // OVERLAP
+    spectrum = np.empty(real.shape, np.complex128)  # numpy < 2 takes a slow path for complex64 (3x here)
+    spectrum.real, spectrum.imag = real, imag
+    frames = np.fft.irfft(spectrum, n=n_fft, axis=-1)
+    frames *= synthesis_window(n_fft)
+    blocks = real.shape[0] - (OVERLAP - 1)
+    # block m (frame m + 1's centre hop) holds segment 3 of frame m, 2 of m + 1, 1 of m + 2 and 0 of m + 3
+    out = frames[: blocks, 3 * hop:].copy()
+    for segment in range(OVERLAP - 1):
+        out += frames[OVERLAP - 1 - segment: OVERLAP - 1 - segment + blocks, segment * hop: (segment + 1) * hop]
+    return out.astype(np.float32).reshape(-1)

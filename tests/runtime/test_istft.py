@@ -1,0 +1,43 @@
+"""The device's inverse STFT: overlap-add of inverse real FFTs gives back the analysed signal, and equals the
+vocoder's training-time MatMul inverse on the samples a window keeps."""
+
+import numpy as np
+import pytest
+import torch
+
+from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.istft import OVERLAP, overlap_add
+
+HOP, N_FFT = AUDIO.hop_length, AUDIO.n_fft
+
+
+def _stft(x: np.ndarray) -> np.ndarray:
+    return torch.stft(torch.from_numpy(x), N_FFT, HOP, N_FFT, torch.hann_window(N_FFT, dtype=torch.float64),
+                      center=True, pad_mode="constant", return_complex=True).T.numpy()
+
+
+def test_overlap_add_inverts_the_analysis_between_its_first_and_last_frames():
+    x = np.random.default_rng(0).standard_normal(40 * HOP)
+    spec = _stft(x)
+    audio = overlap_add(spec.real.astype(np.float32), spec.imag.astype(np.float32))
+    assert audio.dtype == np.float32 and audio.size == (spec.shape[0] - (OVERLAP - 1)) * HOP
+    # block m is frame m + 1's centre hop: samples from HOP on
+    np.testing.assert_allclose(audio, x[HOP: HOP + audio.size], atol=1e-5)
+
+
+def test_overlap_add_equals_the_vocoders_matmul_inverse():
+    from cantoedge.export.models.vocoder import Vocoder, VocoderConfig
+
+    voc = Vocoder(VocoderConfig(dim=16, hidden=32, layers=1))
+    rng = np.random.default_rng(1)
+    real, imag = (rng.standard_normal((20, N_FFT // 2 + 1)).astype(np.float32) for _ in range(2))
+    with torch.no_grad():
+        ref = voc.istft(torch.from_numpy(real)[None], torch.from_numpy(imag)[None])[0].numpy()
+    np.testing.assert_allclose(overlap_add(real, imag), ref[HOP: (20 - 2) * HOP], atol=1e-5)
+
+
+def test_overlap_add_refuses_what_it_cannot_invert():
+    with pytest.raises(ValueError, match="at least 4 frames"):
+        overlap_add(np.zeros((3, 513)), np.zeros((3, 513)))
+    with pytest.raises(ValueError, match="513"):
+        overlap_add(np.zeros((8, 512)), np.zeros((8, 512)))
