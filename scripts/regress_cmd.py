@@ -98,6 +98,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
     b.set_defaults(run=_bench)
 
+    pr = rs.add_parser("profile", help="where a decoder and vocoder window's time goes (onnxruntime's profiler)",
+                       description="onnxruntime's profiler over one decoder and one vocoder window of the FP32 "
+                                   "and (where calibrated) INT8 graphs: median window time and each operator "
+                                   "type's share of kernel time; then the vocoder's numpy stages between graphs "
+                                   "(harmonic source, mixing, inverse STFT), all in one run on the same input.")
+    pr.add_argument("--graphs", default="build/voice", type=existing_dir,
+                    help="exported (and calibrated) graphs (default build/voice)")
+    pr.add_argument("--threads", type=int_in(1, 64), default=1, help="onnxruntime threads, 1..64 (default 1)")
+    pr.add_argument("--repeats", type=int_in(3, 1000), default=30, help="profiled runs, 3..1000 (default 30)")
+    pr.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
+    pr.set_defaults(run=_profile)
+
 
 def _suite(args: argparse.Namespace) -> int:
     """`cantoedge regress` without an ACTION: the suite."""
@@ -178,6 +190,19 @@ def _bench(args: argparse.Namespace) -> int:
     table = markdown(report)
     print(table)
     write_table(args.out, table, json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+def _profile(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from cantoedge.regression.opprofile import profile_markdown, profile_voice
+
+    profiles, dsp = profile_voice(Path(args.graphs), args.threads, args.repeats)
+    table = profile_markdown(profiles, dsp)
+    print(table)
+    write_table(args.out, table, json.dumps({"graphs": [asdict(p) for p in profiles], "numpy_ms": dsp,
+                                             "threads": args.threads}, indent=1) + "\n")
     return 0
 
 
