@@ -1,14 +1,15 @@
-"""Vocos-style vocoder: ConvNeXt blocks at frame rate predict STFT magnitude and phase, and the inverse
-STFT is a fixed MatMul basis plus overlap-add by padding and summing, so the whole vocoder is one graph of
-ordinary ops (no ConvTranspose, which onnxruntime leaves in float, and no custom op).
+"""Vocos-style vocoder: ConvNeXt blocks at frame rate predict STFT log-magnitude and phase. In training the
+inverse STFT is a fixed MatMul basis plus overlap-add by padding and summing; on the device the graph is the
+network alone (``trunk`` and ``heads``, no ConvTranspose, no custom op) and the inverse STFT is an inverse
+real FFT in numpy between graphs (runtime/istft.py).
 
 With ``harmonics`` (the device's vocoder) the source carries the pitch explicitly, as in a source-filter
 synthesiser: the STFT of a unit-amplitude harmonic series at the given F0 and phase is written down in closed
-form per frame (each harmonic is the analysis window's kernel centred on it, with its phase at the frame
-centre), and the network predicts, besides the magnitude envelope, what share of each bin is harmonic rather
-than noise. Magnitude losses alone cannot teach a network coherent phase (the first vocoder voiced 10-17 %
-of frames against the reference's 44-55 %); the harmonic source is periodic by construction, at exactly the
-F0 the acoustic model asked for."""
+form per frame (runtime/excitation.harmonic_source, numpy, shared with the device), and the network predicts,
+besides the magnitude envelope, what share of each bin is harmonic rather than noise (mixed by
+runtime/excitation.mix_source, one formula for torch and numpy). Magnitude losses alone cannot teach a
+network coherent phase (the first vocoder voiced 10-17 % of frames against the reference's 44-55 %); the
+harmonic source is periodic by construction, at exactly the F0 the acoustic model asked for."""
 
 from __future__ import annotations
 
