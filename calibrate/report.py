@@ -112,7 +112,7 @@ def qat_variant(qat_run: Path, ptq_dir: Path, out_dir: Path) -> Path:
 
 
 def write_report(onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: int = 50,
-                 qat_dir: Path | None = None, threads: tuple[int, ...] = (1, 2), repeats: int = 30,
+                 qat_dir: Path | None = None, threads: tuple[int, ...] = (1, 2), repeats: int = 100,
                  progress: Callable[[Iterable], Iterable] | None = None) -> Report:
     """Build the variants from ``out_dir/ranges.json`` (measured on the FP32 graphs in ``onnx_dir``) and write
     ``out_dir/int8_report.{json,md}``."""

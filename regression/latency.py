@@ -36,12 +36,6 @@ def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray) -> dict[s
             "decoder": {"frames": f, "position": p}, "vocoder": vocoder}
 
 
-def measure(path: Path, spec, feed: dict[str, np.ndarray], threads: int, build: str, repeats: int = 30,
-            warmup: int = 3) -> Latency:
-    median, p95 = time_runner(OrtRunner(path, spec, threads), feed, repeats, warmup)
-    return Latency(spec.name, build, threads, median, p95, repeats)
-
-
 def time_runner(runner, feed: dict[str, np.ndarray], repeats: int = 30, warmup: int = 3) -> tuple[float, float]:
     """Median and p95 milliseconds of one call of ``runner`` on ``feed`` (any backend)."""
     for _ in range(warmup):
@@ -56,13 +50,23 @@ def time_runner(runner, feed: dict[str, np.ndarray], repeats: int = 30, warmup: 
 
 
 def benchmark(builds: dict[str, tuple[Path, str]], feeds: dict[str, dict[str, np.ndarray]],
-              threads: tuple[int, ...] = (1, 2), repeats: int = 30) -> list[Latency]:
-    """``builds``: name -> (graph directory, precision suffix). Builds are interleaved per graph and thread
-    count so a change in machine load hits them alike."""
+              threads: tuple[int, ...] = (1, 2), repeats: int = 30, warmup: int = 3) -> list[Latency]:
+    """``builds``: name -> (graph directory, precision suffix). Per graph and thread count, the builds' runs
+    take turns one call at a time, so a change in machine load hits them alike (on this shared machine a
+    build's 30 runs in a row could differ by 30 % from the next build's)."""
     out = []
     for spec in GRAPHS:
         for n in threads:
-            for name, (directory, precision) in builds.items():
-                out.append(measure(Path(directory) / spec.filename(precision), spec, feeds[spec.name], n, name,
-                                   repeats))
+            runners = {name: OrtRunner(Path(directory) / spec.filename(precision), spec, n)
+                       for name, (directory, precision) in builds.items()}
+            times: dict[str, list[float]] = {name: [] for name in runners}
+            for i in range(warmup + repeats):
+                for name, runner in runners.items():
+                    start = time.perf_counter()
+                    runner(**feeds[spec.name])
+                    if i >= warmup:
+                        times[name].append(time.perf_counter() - start)
+            for name, t in times.items():
+                ms = np.asarray(t) * 1e3
+                out.append(Latency(spec.name, name, n, float(np.median(ms)), float(np.percentile(ms, 95)), repeats))
     return out
