@@ -1,7 +1,8 @@
 """A Triton Inference Server model repository that serves the voice: one Python-backend model running this
 runtime (frontend, encoder, numpy length regulator, decoder and vocoder windows, excitation between them).
 Why not an ensemble of the ONNX graphs: the steps between the graphs (text frontend, length regulator, the
-vocoder's F0 lead and float64 phase) are numpy, and an ensemble would need a Python model for them anyway.
+vocoder's F0 lead and float64 phase, its harmonic source, mixing and inverse STFT) are numpy, and an
+ensemble would need a Python model for them anyway.
 Fleets scale it with instances per machine (instance_group) and machines (replicas); Triton's dynamic
 batching groups concurrent requests into one execute() call."""
 
