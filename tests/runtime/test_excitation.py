@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from cantoedge.runtime.audio import AUDIO
-from cantoedge.runtime.excitation import excitation_phase, harmonic_source, lead_voicing, vocoder_pitch
+from cantoedge.runtime.excitation import excitation_phase, harmonic_source, lead_voicing, mix_source, vocoder_pitch
 
 SR, HOP = AUDIO.sample_rate, AUDIO.hop_length
 
@@ -72,3 +72,23 @@ def test_harmonic_source_is_silent_where_unvoiced_and_keeps_batch_shape():
     assert np.abs(real[0, 1]).max() > 0.5
     with pytest.raises(ValueError, match="differ in shape"):
         harmonic_source(f0, np.zeros(3))
+
+
+def test_mix_source_is_one_formula_in_numpy_and_torch():
+    """The device mixes the graph's outputs with numpy exactly as training mixes them with torch."""
+    import torch
+
+    rng = np.random.default_rng(3)
+    shape = (2, 5, AUDIO.n_fft // 2 + 1)
+    log_magnitude = rng.normal(-2, 3, shape).astype(np.float32)  # some above the ceiling of 6
+    noise_phase, share = rng.normal(0, 3, shape).astype(np.float32), rng.random(shape).astype(np.float32)
+    voiced = np.array([[True, False, True, True, False]] * 2)
+    source = harmonic_source(np.where(voiced, 120.0, 0.0), np.full(voiced.shape, 1.0))
+    ours = mix_source(log_magnitude, noise_phase, share, voiced, *source)
+    theirs = mix_source(*(torch.from_numpy(x) for x in (log_magnitude, noise_phase, share)),
+                        torch.from_numpy(voiced.astype(np.float32)), *(torch.from_numpy(x) for x in source), xp=torch)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b.numpy(), rtol=1e-5, atol=1e-4)
+    magnitude = np.hypot(*ours)
+    # unvoiced frames are pure noise: unit-modulus phase times the magnitude, capped at e^6
+    np.testing.assert_allclose(magnitude[:, 1], np.exp(np.minimum(log_magnitude[:, 1], 6.0)), rtol=1e-5)
