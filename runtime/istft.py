@@ -4,6 +4,7 @@ cannot take (one per-tensor scale for a spectrum of that dynamic range); the FFT
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -17,6 +18,17 @@ WINDOW_LEVEL = 1.5  # sum of the squared periodic Hann window at 75 % overlap, t
 # through a slow path (3-4 ms), so there complex128 is the fast input. A device install gets numpy 2; this
 # repository's environment stays on numpy 1 (nvidia-pytriton pins it).
 FFT_DTYPE = np.complex64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else np.complex128
+_buffers = threading.local()
+
+
+def _padded_spectrum(frames: int, n_fft: int) -> np.ndarray:
+    """numpy 1's irfft pads a (frames, bins) spectrum to (frames, n_fft) on every call, a fresh 2 MB array
+    that page-faults each time (measured here: 2.5-3.8 ms a window, against 0.4-0.6 without it). A thread's
+    own buffer, already that wide and zero past the bins, is transformed as it is."""
+    buffer = getattr(_buffers, "spectrum", None)
+    if buffer is None or buffer.shape != (frames, n_fft):
+        buffer = _buffers.spectrum = np.zeros((frames, n_fft), np.complex128)
+    return buffer
 
 
 @lru_cache(maxsize=4)
@@ -35,8 +47,12 @@ def overlap_add(real: np.ndarray, imag: np.ndarray, n_fft: int = AUDIO.n_fft) ->
     if real.shape[0] < OVERLAP:
         raise ValueError(f"need at least {OVERLAP} frames, got {real.shape[0]}")
     hop = n_fft // OVERLAP
-    spectrum = np.empty(real.shape, FFT_DTYPE)
-    spectrum.real, spectrum.imag = real, imag
+    if FFT_DTYPE is np.complex64:
+        spectrum = np.empty(real.shape, FFT_DTYPE)
+        spectrum.real, spectrum.imag = real, imag
+    else:
+        spectrum = _padded_spectrum(real.shape[0], n_fft)
+        spectrum[:, :bins].real, spectrum[:, :bins].imag = real, imag
     frames = np.fft.irfft(spectrum, n=n_fft, axis=-1)
     frames *= synthesis_window(n_fft, frames.dtype.type)
     blocks = real.shape[0] - (OVERLAP - 1)

@@ -54,3 +54,16 @@ def test_the_float32_transform_numpy_2_runs_gives_the_same_samples(monkeypatch):
     narrow = istft.overlap_add(real, imag)
     assert narrow.dtype == np.float32
     np.testing.assert_allclose(narrow, wide, atol=1e-5 * float(np.abs(wide).max()))
+
+
+def test_concurrent_windows_do_not_share_a_buffer():
+    """The server vocodes windows of several requests at once: each thread's spectra stay its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(4)
+    inputs = [tuple(rng.normal(0, 3, (20, N_FFT // 2 + 1)).astype(np.float32) for _ in range(2)) for _ in range(8)]
+    expected = [overlap_add(*x) for x in inputs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(5):
+            for got, want in zip(pool.map(lambda x: overlap_add(*x), inputs), expected):
+                np.testing.assert_array_equal(got, want)
