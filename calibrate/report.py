@@ -132,7 +132,7 @@ def write_report(onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: in
     ref = render_reference(reference, records, lambda r: load_features(corpus_dir, r))
     comparisons = compare_builds(ref, candidates, progress=progress)
     first = load_features(corpus_dir, records[0])
-    feeds = typical_feeds(reference, first["tokens"], first["tones"])
+    feeds, _ = typical_feeds(reference, first["tokens"], first["tones"])
     builds = {"fp32": (onnx_dir, "fp32"), **{name: (d, "int8") for name, d in dirs.items()}}
     latency = benchmark(builds, feeds, threads, repeats)
     sizes = {name: {s.name: (Path(d) / s.filename(p)).stat().st_size for s in GRAPHS}

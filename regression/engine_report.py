@@ -49,7 +49,7 @@ def engine_report(reference_dir: Path, folders: dict[str, Path], corpus: Path, s
     reference = Voice(reference_dir, "fp32", threads=threads)
     ref = render_reference(reference, records, lambda r: load_features(Path(corpus), r), progress)
     first = ref.features[0]
-    feeds = typical_feeds(reference, first["tokens"], first["tones"])
+    feeds, _ = typical_feeds(reference, first["tokens"], first["tones"])
     rows = []
     for name, folder in folders.items():
         manifest = EngineManifest.load(folder)

@@ -11,7 +11,7 @@ import numpy as np
 
 from cantoedge.runtime.backends.ort import OrtRunner
 from cantoedge.runtime.graphs import GRAPHS
-from cantoedge.runtime.synth import Voice
+from cantoedge.runtime.synth import VocoderWindow, Voice
 
 
 @dataclass(frozen=True)
@@ -27,13 +27,15 @@ class Latency:
         return asdict(self)
 
 
-def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
-    """One real input per graph from one utterance: its tokens, its first decoder and vocoder windows."""
+def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray
+                  ) -> tuple[dict[str, dict[str, np.ndarray]], VocoderWindow]:
+    """One real input per graph from one utterance (its tokens, its first decoder and vocoder windows), and
+    what that vocoder window needs besides its feeds."""
     frames, position, _ = voice.encode_tokens(tokens, tones)
     f, p, _ = next(voice.decoder_inputs(frames, position))
-    vocoder, _ = next(voice.vocoder_feeds(*voice.decode(frames, position)))
+    vocoder, window = next(voice.vocoder_feeds(*voice.decode(frames, position)))
     return {"encoder": {"tokens": tokens.astype(np.int64)[None], "tones": tones.astype(np.int64)[None]},
-            "decoder": {"frames": f, "position": p}, "vocoder": vocoder}
+            "decoder": {"frames": f, "position": p}, "vocoder": vocoder}, window
 
 
 def time_runner(runner, feed: dict[str, np.ndarray], repeats: int = 30, warmup: int = 3) -> tuple[float, float]:

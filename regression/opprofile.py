@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 
 from cantoedge.runtime.backends.ort import import_ort
-from cantoedge.runtime.excitation import excitation_phase, harmonic_source, mix_source
-from cantoedge.runtime.graphs import DECODER, VOCODER, spectrum_frames
+from cantoedge.runtime.excitation import harmonic_source, mix_source
+from cantoedge.runtime.graphs import DECODER, VOCODER
 from cantoedge.runtime.istft import overlap_add
-from cantoedge.runtime.synth import Voice
+from cantoedge.runtime.synth import VocoderWindow, Voice
 
 from .latency import typical_feeds
 
@@ -56,15 +56,14 @@ def profile_graph(path: Path, feed: dict[str, np.ndarray], threads: int = 1, rep
     return float(np.median(runs[warmup:]) / 1e3), {op: t / total for op, t in kernels.most_common()}
 
 
-def dsp_stages(voice: Voice, feeds: dict, window, repeats: int = 30) -> dict[str, float]:
+def dsp_stages(voice: Voice, feeds: dict, window: VocoderWindow, repeats: int = 30) -> dict[str, float]:
     """Median ms of the numpy stages of one vocoder window: its harmonic source, the mixing and the inverse
-    STFT (the graph's outputs computed once)."""
+    STFT (the graph's outputs and the source computed once for the later stages)."""
     outputs = [x[0] for x in voice.vocoder(**feeds)]
-    f0 = feeds["f0"][0][spectrum_frames(voice.vocoder.info.context, voice.chunk)]
-    phase = excitation_phase(f0)
-    stages = {"harmonic source": lambda: harmonic_source(f0, phase),
-              "mixing": lambda: mix_source(*outputs, window.voiced, *window.source),
-              "inverse STFT": lambda: overlap_add(*mix_source(*outputs, window.voiced, *window.source))}
+    source = harmonic_source(window.f0, window.phase)
+    stages = {"harmonic source": lambda: harmonic_source(window.f0, window.phase),
+              "mixing": lambda: mix_source(*outputs, window.f0 > 0, *source),
+              "inverse STFT": lambda: overlap_add(*mix_source(*outputs, window.f0 > 0, *source))}
     out = {}
     for name, run in stages.items():
         times = []
@@ -82,9 +81,7 @@ def profile_voice(graph_dir: Path, threads: int = 1, repeats: int = 30) -> tuple
     graph_dir = Path(graph_dir)
     voice = Voice(graph_dir, "fp32", threads=threads)
     g2p = voice.frontend(PROFILE_TEXT)
-    feeds = typical_feeds(voice, np.asarray(g2p.tokens), np.asarray(g2p.tones))
-    frames, position, _ = voice.encode(g2p)
-    _, window = next(voice.vocoder_feeds(*voice.decode(frames, position)))
+    feeds, window = typical_feeds(voice, np.asarray(g2p.tokens), np.asarray(g2p.tones))
     profiles = []
     for precision in ("fp32", "int8"):
         for spec in (DECODER, VOCODER):

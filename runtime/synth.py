@@ -33,12 +33,13 @@ SENTENCE_ENDS = (PAUSE_STOP, PAUSE_QUESTION, PAUSE_EXCLAIM)
 
 @dataclass(frozen=True)
 class VocoderWindow:
-    """What a vocoder window needs besides its graph feeds: the frames it keeps, and the harmonic source and
-    voicing of the frames its graph returns spectra for."""
+    """What a vocoder window needs besides its graph feeds: the frames it keeps, and the vocoder's F0 (Hz, 0
+    where unvoiced) and phase on the frames its graph returns spectra for, which its harmonic source is made
+    of when the window is vocoded."""
 
     keep: int
-    source: tuple[np.ndarray, np.ndarray]  # real and imaginary parts (frames, bins)
-    voiced: np.ndarray  # (frames,) bool
+    f0: np.ndarray  # (frames,)
+    phase: np.ndarray  # (frames,)
 
 
 def predicted_durations(log_durations: np.ndarray, speed: float = 1.0) -> np.ndarray:
@@ -196,14 +197,14 @@ class Voice:
     def vocoder_input(self, mel: np.ndarray, f0: np.ndarray, phase: np.ndarray, w: Window
                       ) -> tuple[dict[str, np.ndarray], VocoderWindow]:
         """One vocoder window's graph feeds, batch of one — ``mel`` (n_mels, T) with silence outside the
-        utterance, the vocoder's ``f0`` (T,) unvoiced (0) outside it — and what the device adds to the graph's
-        outputs: the harmonic source of the frames it returns, from that f0 and ``phase`` (runtime/excitation.py)."""
+        utterance, the vocoder's ``f0`` (T,) unvoiced (0) outside it — and the f0 and ``phase``
+        (runtime/excitation.py) of the frames its graph returns spectra for."""
         pad = (w.pad_left, w.pad_right)
         m = np.pad(mel[:, w.start: w.stop], ((0, 0), pad), constant_values=SILENCE_LOG_MEL)
         f = np.pad(f0[w.start: w.stop], pad).astype(np.float32)
         frames = spectrum_frames(self.vocoder.info.context, self.chunk)
-        source = harmonic_source(f[frames], np.pad(phase[w.start: w.stop], pad)[frames])
-        return {"mel": m[None].astype(np.float32), "f0": f[None]}, VocoderWindow(w.keep, source, f[frames] > 0)
+        window = VocoderWindow(w.keep, f[frames], np.pad(phase[w.start: w.stop], pad)[frames])
+        return {"mel": m[None].astype(np.float32), "f0": f[None]}, window
 
     def vocoder_windows(self, n_frames: int):
         return windows(n_frames, self.vocoder.info.context, self.chunk)
@@ -212,7 +213,8 @@ class Voice:
         """The audio a window contributes (its kept frames' samples): its graph run on ``feeds``, the harmonic
         source mixed in and the inverse STFT (both numpy, between graphs)."""
         log_magnitude, noise_phase, share = (x[0] for x in self.vocoder(**feeds))
-        real, imag = mix_source(log_magnitude, noise_phase, share, window.voiced, *window.source)
+        source = harmonic_source(window.f0, window.phase)
+        real, imag = mix_source(log_magnitude, noise_phase, share, window.f0 > 0, *source)
         return overlap_add(real, imag)[: window.keep * AUDIO.hop_length]
 
     def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
