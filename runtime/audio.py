@@ -63,6 +63,12 @@ def mel_filterbank(params: AudioParams = AUDIO) -> np.ndarray:
     return weights.astype(np.float32)
 
 
+def periodic_hann(n: int) -> np.ndarray:
+    """The periodic Hann window, float64: the analysis STFT's, and the synthesis window of the vocoder's
+    inverse STFT on the device (runtime/istft.py) and in training."""
+    return 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)
+
+
 def stft_magnitude(audio: np.ndarray, params: AudioParams = AUDIO) -> np.ndarray:
     """|STFT| with a periodic Hann window and reflect-padded centred frames: (n_fft//2+1, n_frames)."""
     audio = np.asarray(audio, dtype=np.float32)
@@ -73,8 +79,7 @@ def stft_magnitude(audio: np.ndarray, params: AudioParams = AUDIO) -> np.ndarray
     idx = np.arange(params.n_fft)[None, :] + params.hop_length * np.arange(n_frames)[:, None]
     window = np.zeros(params.n_fft, dtype=np.float32)
     off = (params.n_fft - params.win_length) // 2
-    window[off:off + params.win_length] = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(params.win_length)
-                                                               / params.win_length)
+    window[off:off + params.win_length] = periodic_hann(params.win_length)
     spec = np.fft.rfft(padded[idx] * window, axis=1)
     return np.abs(spec).T.astype(np.float32)
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .audio import AUDIO
+from .audio import AUDIO, periodic_hann
 
 OVERLAP = 4  # n_fft / hop: frames that share every sample
 WINDOW_LEVEL = 1.5  # sum of the squared periodic Hann window at 75 % overlap, the overlap-add's gain
@@ -34,7 +34,7 @@ def _padded_spectrum(frames: int, n_fft: int) -> np.ndarray:
 @lru_cache(maxsize=4)
 def synthesis_window(n_fft: int, dtype: type = np.float64) -> np.ndarray:
     """The periodic Hann window divided by the overlap-add's gain."""
-    return ((0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n_fft) / n_fft)) / WINDOW_LEVEL).astype(dtype)
+    return (periodic_hann(n_fft) / WINDOW_LEVEL).astype(dtype)
 
 
 def overlap_add(real: np.ndarray, imag: np.ndarray, n_fft: int = AUDIO.n_fft) -> np.ndarray:

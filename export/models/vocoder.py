@@ -20,7 +20,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from cantoedge.runtime.audio import AUDIO
+from cantoedge.runtime.audio import AUDIO, periodic_hann
 from cantoedge.runtime.excitation import harmonic_source, mix_source
 from cantoedge.runtime.istft import WINDOW_LEVEL
 
@@ -55,7 +55,7 @@ def _istft_basis(n_fft: int) -> tuple[torch.Tensor, torch.Tensor, float]:
     bins = n_fft // 2 + 1
     k = torch.arange(bins, dtype=torch.float64)[:, None]
     n = torch.arange(n_fft, dtype=torch.float64)[None, :]
-    window = 0.5 - 0.5 * torch.cos(2 * math.pi * torch.arange(n_fft, dtype=torch.float64) / n_fft)
+    window = torch.from_numpy(periodic_hann(n_fft))
     weight = torch.full((bins, 1), 2.0, dtype=torch.float64)
     weight[0] = weight[-1] = 1.0
     angle = 2 * math.pi * k * n / n_fft
