@@ -40,35 +40,37 @@ def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray
 
 def time_runner(runner, feed: dict[str, np.ndarray], repeats: int = 30, warmup: int = 3) -> tuple[float, float]:
     """Median and p95 milliseconds of one call of ``runner`` on ``feed`` (any backend)."""
-    for _ in range(warmup):
-        runner(**feed)
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        runner(**feed)
-        times.append(time.perf_counter() - start)
-    ms = np.asarray(times) * 1e3
-    return float(np.median(ms)), float(np.percentile(ms, 95))
+    return taking_turns({"runner": runner}, feed, repeats, warmup)["runner"]
+
+
+def taking_turns(runners: dict, feed: dict[str, np.ndarray], repeats: int = 30, warmup: int = 3
+                 ) -> dict[str, tuple[float, float]]:
+    """Median and p95 milliseconds of each runner on ``feed``, the runners taking turns one call at a time, so
+    a change in machine load hits them alike (on this shared machine one runner's 30 calls in a row could
+    differ by 30 % from the next one's)."""
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    for i in range(warmup + repeats):
+        for name, runner in runners.items():
+            start = time.perf_counter()
+            runner(**feed)
+            if i >= warmup:
+                times[name].append(time.perf_counter() - start)
+    summary = {}
+    for name, t in times.items():
+        ms = np.asarray(t) * 1e3
+        summary[name] = (float(np.median(ms)), float(np.percentile(ms, 95)))
+    return summary
 
 
 def benchmark(builds: dict[str, tuple[Path, str]], feeds: dict[str, dict[str, np.ndarray]],
               threads: tuple[int, ...] = (1, 2), repeats: int = 30, warmup: int = 3) -> list[Latency]:
-    """``builds``: name -> (graph directory, precision suffix). Per graph and thread count, the builds' runs
-    take turns one call at a time, so a change in machine load hits them alike (on this shared machine a
-    build's 30 runs in a row could differ by 30 % from the next build's)."""
+    """``builds``: name -> (graph directory, precision suffix); per graph and thread count the builds take
+    turns (``taking_turns``)."""
     out = []
     for spec in GRAPHS:
         for n in threads:
             runners = {name: OrtRunner(Path(directory) / spec.filename(precision), spec, n)
                        for name, (directory, precision) in builds.items()}
-            times: dict[str, list[float]] = {name: [] for name in runners}
-            for i in range(warmup + repeats):
-                for name, runner in runners.items():
-                    start = time.perf_counter()
-                    runner(**feeds[spec.name])
-                    if i >= warmup:
-                        times[name].append(time.perf_counter() - start)
-            for name, t in times.items():
-                ms = np.asarray(t) * 1e3
-                out.append(Latency(spec.name, name, n, float(np.median(ms)), float(np.percentile(ms, 95)), repeats))
+            for name, (median, p95) in taking_turns(runners, feeds[spec.name], repeats, warmup).items():
+                out.append(Latency(spec.name, name, n, median, p95, repeats))
     return out
