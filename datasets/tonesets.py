@@ -21,6 +21,7 @@ MEASURED_SETS: dict[str, str] = {
     "ji": "醫椅意兒耳二", "jau": "優柚幼油有又", "maa": "媽嗎嘛麻馬罵",
 }
 MEASURED_CARRIER = ("ngo5", "waa6", None, "bei2", "nei5", "teng1")  # 我話X畀你聽。: X is the third syllable
+MEASURED_CARRIER_TEXT = "我話{}畀你聽。"  # the same phrase as text, for the listen-proxy (export/evaluate.py)
 # 佢讀X呢個字。"he reads the character X": another frame than the measured one
 TRAINING_CARRIER = ("keoi5", "duk6", None, "ni1", "go3", "zi6")
 STOP_CODAS = ("p", "t", "k")  # checked syllables carry only tones 1, 3 and 6
@@ -42,6 +43,16 @@ def common_bases(jyutping: Iterable[str], count: int, exclude: Sequence[str] = t
     return ranked[:count]
 
 
+def six_tones(base: str, carrier: Sequence[str | None]) -> list[tuple[str, list[str], list[str]]]:
+    """Tones 1..6 of ``base``: each syllable, said alone and said in the gap (None) of ``carrier``."""
+    out = []
+    for tone in TONES:
+        syl = f"{base}{tone}"
+        parse_syllable(syl)  # refuses what is not Jyutping
+        out.append((syl, [syl], [s or syl for s in carrier]))
+    return out
+
+
 def _utterance(uid: str, syllables: Sequence[str]) -> HKUtterance:
     words = tuple(Word(s, (s,)) for s in syllables) + (Word("。", ()),)
     return HKUtterance(uid, words, "train")
@@ -51,11 +62,9 @@ def tone_set_utterances(bases: Sequence[str]) -> list[HKUtterance]:
     """Every base in tones 1..6, alone and in the training carrier: 12 utterances a base."""
     out = []
     for base in bases:
-        for tone in TONES:
-            syl = f"{base}{tone}"
-            parse_syllable(syl)  # refuses what is not Jyutping
-            out.append(_utterance(f"toneset-{syl}-alone", [syl]))
-            out.append(_utterance(f"toneset-{syl}-carrier", [s or syl for s in TRAINING_CARRIER]))
+        for syl, alone, carried in six_tones(base, TRAINING_CARRIER):
+            out.append(_utterance(f"toneset-{syl}-alone", alone))
+            out.append(_utterance(f"toneset-{syl}-carrier", carried))
     return out
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from cantoedge.datasets.tonesets import MEASURED_CARRIER, MEASURED_SETS
+from cantoedge.datasets.tonesets import MEASURED_CARRIER, MEASURED_SETS, six_tones
 from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.frontend import Encoded, encode_units
 from cantoedge.runtime.inventory import PAUSE_STOP
@@ -22,11 +22,8 @@ from cantoedge.runtime.jyutping import parse_syllable
 
 from .chunked import vocode_chunked
 
-# Six-tone sets: one base syllable, six tones (characters for the reader; the tokens come from the Jyutping).
-# Unvoiced onsets (s, f) leave only the rime voiced; voiced onsets (j, m) carry pitch from the first frame.
-# The training tone sets (datasets/tonesets.py) leave these out.
-SIX_TONE_SETS = MEASURED_SETS
-CARRIER = MEASURED_CARRIER
+# The six-tone sets (datasets/tonesets.MEASURED_SETS; the tokens come from their Jyutping): unvoiced onsets
+# (s, f) leave only the rime voiced, voiced onsets (j, m) carry pitch from the first frame.
 CORE = 0.6  # share of a syllable's voiced frames, centred, that its slope is fitted over
 MIN_CORE_FRAMES = 3
 
@@ -44,14 +41,8 @@ class ToneShape:
 
 def six_tone_units(base: str, context: str) -> list:
     """The units (syllables and pauses) of one six-tone set's utterances: six items, alone or carried."""
-    out = []
-    for tone in range(1, 7):
-        syl = f"{base}{tone}"
-        if context == "alone":
-            out.append([parse_syllable(syl), PAUSE_STOP])
-        else:
-            out.append([parse_syllable(s or syl) for s in CARRIER] + [PAUSE_STOP])
-    return out
+    return [[parse_syllable(s) for s in (alone if context == "alone" else carried)] + [PAUSE_STOP]
+            for _, alone, carried in six_tones(base, MEASURED_CARRIER)]
 
 
 def track_semitones(audio: np.ndarray) -> np.ndarray:
@@ -118,7 +109,7 @@ def device_renderer(voice):
     return render
 
 
-def measure(render, bases: Sequence[str] = tuple(SIX_TONE_SETS), contexts: Sequence[str] = ("alone", "carrier")
+def measure(render, bases: Sequence[str] = tuple(MEASURED_SETS), contexts: Sequence[str] = ("alone", "carrier")
             ) -> list[ToneShape]:
     """Every tone of every set through ``render(units) -> (audio, durations, encoded)``."""
     rows = []

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from cantoedge.datasets.tonesets import MEASURED_CARRIER_TEXT, MEASURED_SETS
 from cantoedge.regression.metrics import (
     f0_rmse_cents,
     mel_cepstral_distortion,
@@ -137,8 +138,8 @@ def markdown_table(results: list[SystemResult]) -> str:
     return "\n".join(lines) + "\n"
 
 
-CONTRAST = ("詩", "史", "試", "時", "市", "事")  # si1 .. si6: one syllable, six words
-CARRIER = "我話{}畀你聽。"  # "I say X to you": X is the third syllable
+CONTRAST = tuple(MEASURED_SETS["si"])  # 詩 史 試 時 市 事, si1 .. si6: one syllable, six words
+CARRIER = MEASURED_CARRIER_TEXT  # "I say X to you": X is the third syllable
 
 
 def listen_proxy(voice, classifier: ToneClassifier | None = None) -> dict:
