@@ -18,7 +18,7 @@ from cantoedge.datasets.tonesets import MEASURED_CARRIER, MEASURED_SETS, six_ton
 from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.frontend import Encoded, encode_units
 from cantoedge.runtime.inventory import PAUSE_STOP
-from cantoedge.runtime.jyutping import parse_syllable
+from cantoedge.runtime.jyutping import TONES, parse_syllable
 
 from .chunked import vocode_chunked
 
@@ -157,7 +157,7 @@ def summarise(rows: list[dict]) -> ShapeSummary:
         for context in ("alone", "carrier"):
             per.setdefault(context, {})[key] = [
                 float(np.nanmedian([r[slope] for r in rows if r["context"] == context and r["syllable"][-1] == str(t)]
-                                   or [np.nan])) for t in range(1, 7)]
+                                   or [np.nan])) for t in TONES]
     return ShapeSummary(float(np.mean(err[ok] <= SLOPE_TOLERANCE)) if ok.any() else 0.0,
                         float(np.median(err[ok])) if ok.any() else float("nan"),
                         float(err[ok].max()) if ok.any() else float("nan"), per, int((~ok).sum()))
@@ -166,8 +166,9 @@ def summarise(rows: list[dict]) -> ShapeSummary:
 def markdown_table(systems: dict[str, list[dict]]) -> str:
     """Median slope per tone (alone | carrier) for espeak-ng and each system, and the share within tolerance."""
     first = next(iter(systems.values()))
-    tones = " | ".join(f"tone {t}" for t in range(1, 7))
-    lines = [f"| system | context | {tones} | within 0.4 st | median error |", "|---|---|" + "---|" * 8]
+    tones = " | ".join(f"tone {t}" for t in TONES)
+    lines = [f"| system | context | {tones} | within {SLOPE_TOLERANCE} st | median error |",
+             "|---|---|" + "---|" * (len(TONES) + 2)]
     ref = summarise(first).per_tone
     for context in ("alone", "carrier"):
         lines.append(f"| espeak-ng | {context} | " + " | ".join(f"{v:+.2f}" for v in ref[context]["reference"])
