@@ -1,4 +1,5 @@
-"""Builds the bundled lexicon from HKCanCor's training split and measures G2P syllable agreement."""
+"""Builds the bundled lexicon and context rules from HKCanCor's training split and measures G2P syllable
+agreement."""
 
 from __future__ import annotations
 
@@ -7,29 +8,84 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cantoedge.runtime.context import CONTEXTS, ContextRule, context_keys, format_rules, parse_rules
+from cantoedge.runtime.dictionary import WordDictionary, base_dictionary
 from cantoedge.runtime.fileio import atomic_write_text
+from cantoedge.runtime.frontend import Frontend
 from cantoedge.runtime.jyutping import JyutpingError, parse_jyutping
 from cantoedge.runtime.lexicon import parse_lexicon
 
 from .hkcancor import HKUtterance
 
-HEADER = "# word<TAB>jyutping: HKCanCor's most frequent hand reading per word, training split only.\n" \
-         "# Regenerate with: cantoedge corpus lexicon\n"
+MIN_OCCURRENCES = 3  # HKCanCor overrides ToJyutping only on evidence from at least this many places ...
+MIN_AGREEMENT = 0.9  # ... that read it one way at least this often: both readings accepted -> ToJyutping stays
+
+HEADER = ("# word<TAB>jyutping: words HKCanCor's training split reads one way in at least 90 % of at least 3\n"
+          "# occurrences, where ToJyutping reads them otherwise. Regenerate with: cantoedge corpus lexicon\n")
+CONTEXT_HEADER = ("# char<TAB>context<TAB>neighbours<TAB>reading<TAB>agreeing<TAB>occurrences: HKCanCor's\n"
+                  "# training split read char this way in `agreeing` of its `occurrences` with these neighbours\n"
+                  "# (^ and $: the edges). Regenerate with: cantoedge corpus lexicon\n")
 
 
-def build_lexicon(utterances: Iterable[HKUtterance]) -> dict[str, str]:
-    """Most frequent hand reading of every word (ties broken by reading, so the file is deterministic)."""
+def reading_counts(utterances: Iterable[HKUtterance]) -> dict[str, collections.Counter[str]]:
+    """How often HKCanCor's hand annotation reads each word each way."""
     counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for utt in utterances:
         for word in utt.words:
             if word.syllables:
                 counts[word.text][" ".join(word.syllables)] += 1
-    return {w: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for w, c in sorted(counts.items())}
+    return counts
+
+
+def settled(counts: collections.Counter[str]) -> str | None:
+    """The reading that at least MIN_AGREEMENT of at least MIN_OCCURRENCES places agree on, else None."""
+    total = sum(counts.values())
+    if total < MIN_OCCURRENCES:
+        return None
+    reading, n = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))  # ties broken by reading: deterministic
+    return reading if n >= MIN_AGREEMENT * total else None
+
+
+def build_lexicon(utterances: Iterable[HKUtterance], base: WordDictionary | None = None) -> dict[str, str]:
+    """Words whose HKCanCor reading is settled and differs from ToJyutping's: where HKCanCor reads a word two
+    ways, or rarely, ToJyutping (trained on other sources) keeps it."""
+    base = base or base_dictionary()
+    entries = {}
+    for word, counts in sorted(reading_counts(utterances).items()):
+        reading = settled(counts)
+        if reading is not None and reading != " ".join(r or "?" for _, r in base.readings(word)):
+            entries[word] = reading
+    return entries
+
+
+def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend) -> list[ContextRule]:
+    """Settled readings per character and neighbour context, for the characters ``frontend`` (ToJyutping and
+    the lexicon) misreads in at least MIN_OCCURRENCES training places; sorted, so the file is deterministic."""
+    counts: dict[tuple[str, str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    misread: collections.Counter[str] = collections.Counter()
+    for utt in utterances:
+        for text, ref in han_runs(utt):
+            for i, ((ch, got), want) in enumerate(zip(frontend.read_han(text), ref)):
+                misread[ch] += got != want
+                for context, neighbours in zip(CONTEXTS, context_keys(text, i)):
+                    counts[(ch, context, neighbours)][want] += 1
+    rules = []
+    for (ch, context, neighbours), c in sorted(counts.items()):
+        reading = settled(c)
+        if reading is not None and misread[ch] >= MIN_OCCURRENCES:
+            rules.append(ContextRule(ch, context, neighbours, reading, c[reading], sum(c.values())))
+    return rules
 
 
 def write_lexicon(entries: dict[str, str], path: Path) -> None:
     text = HEADER + "".join(f"{w}\t{r}\n" for w, r in sorted(entries.items()))
     parse_lexicon(text, str(path))  # never write a file the runtime would refuse
+    atomic_write_text(path, text)
+
+
+def write_context_rules(rules: list[ContextRule], path: Path) -> None:
+    text = CONTEXT_HEADER + format_rules(rules)
+    parse_rules(text, str(path))
     atomic_write_text(path, text)
 
 

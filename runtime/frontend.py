@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .context import ContextRules, load_context_rules
 from .dictionary import base_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
@@ -39,7 +40,7 @@ class Encoded:
     syllable_index: list[int]  # -1 for pause tokens
 
 
-SOURCES = ("lexicon", "ToJyutping", "number", "date", "english", "letter-to-sound", "spelled")
+SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "english", "letter-to-sound", "spelled")
 
 
 @dataclass(frozen=True)
@@ -101,22 +102,29 @@ class Frontend:
     """Text to syllables and tokens, with numpy-free pure-Python lookups (device safe)."""
 
     def __init__(self, lexicon: dict[str, str] | None = None, inventory: Inventory | None = None,
-                 strict: bool = False):
+                 strict: bool = False, context: ContextRules | None = None):
+        """``lexicon={}`` and ``context=ContextRules([])`` read as plain ToJyutping; None: the bundled ones."""
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
         self._dictionary = base_dictionary().layered(entries)  # ToJyutping's words, the lexicon over them
+        self._context = load_context_rules() if context is None else context  # then neighbours, per character
 
     def read_han(self, text: str) -> list[tuple[str, str | None]]:
         """(character, syllable or None) for each character of a Han run, words matched in context."""
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
 
     def explain_han(self, text: str) -> list[tuple[str, str | None, str, str]]:
-        """(character, syllable or None, source, why) for each character of a Han run."""
+        """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
+        reading, unless a context rule for the character's neighbours reads it otherwise."""
         out = []
-        for ch, reading, word in self._dictionary.matches(text):
+        for i, (ch, reading, word) in enumerate(self._dictionary.matches(text)):
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
+                continue
+            rule = self._context.decide(text, i) if ch in self._context else None
+            if rule is not None and rule.reading != reading:
+                out.append((ch, rule.reading, "context", rule.describe()))
                 continue
             source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
             out.append((ch, reading, source, f"{source} word {word}" if len(word) > 1 else f"{source} character"))

@@ -58,8 +58,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="JSON file to write (default CORPUS/calib_set.json; table beside it as .md)")
     c.set_defaults(run=_calib_set)
 
-    lx = cs.add_parser("lexicon", help="regenerate the bundled lexicon from HKCanCor's training split")
+    lx = cs.add_parser("lexicon", help="regenerate the bundled lexicon and context rules from HKCanCor's training "
+                                       "split",
+                       description="Write the words HKCanCor's training split reads one way (at least 90 % of at "
+                                   "least 3 occurrences) where ToJyutping reads them otherwise, then the context "
+                                   "rules: for the characters ToJyutping and that lexicon still misread, the "
+                                   "neighbouring characters after which HKCanCor's reading is just as settled. "
+                                   "Where HKCanCor reads a word or context two ways, ToJyutping's reading stays.")
     lx.add_argument("--out", type=output_file, help="file to write (default: the package's runtime/data/lexicon.tsv)")
+    lx.add_argument("--context-out", type=output_file,
+                    help="context rules file to write (default: the package's runtime/data/context.tsv)")
     lx.set_defaults(run=_lexicon)
 
     gd = cs.add_parser("g2p-dict", help="recompile ToJyutping's dictionary into runtime/data/tojyutping.tsv",
@@ -85,8 +93,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     lw.set_defaults(run=_loanwords)
 
     e = cs.add_parser("g2p-eval", help="syllable agreement with HKCanCor's hand Jyutping on held-out text",
-                      description="Compare pycantonese, plain ToJyutping and cantoedge's frontend (ToJyutping + "
-                                  "the bundled lexicon) on the held-out 10% of HKCanCor (val+test splits) and on "
+                      description="Compare pycantonese, plain ToJyutping, ToJyutping + the bundled lexicon and "
+                                  "cantoedge's frontend (lexicon + context rules) on the held-out 10% of HKCanCor "
+                                  "(val+test splits; everything is built from the train split) and on "
                                   "CantoMap, a corpus annotated by another team that nothing is built or tuned on "
                                   "(both ship with pycantonese).")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -187,12 +196,20 @@ def _calib_set(args: argparse.Namespace) -> int:
 
 def _lexicon(args: argparse.Namespace) -> int:
     from cantoedge.datasets.hkcancor import load_annotated
-    from cantoedge.datasets.lexicon import build_lexicon, write_lexicon
+    from cantoedge.datasets.lexicon import build_context_rules, build_lexicon, write_context_rules, write_lexicon
+    from cantoedge.runtime.context import ContextRules
+    from cantoedge.runtime.frontend import Frontend
 
-    out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "runtime" / "data" / "lexicon.tsv"
-    entries = build_lexicon(u for u in load_annotated() if u.split == "train")
+    data = Path(__file__).resolve().parents[1] / "runtime" / "data"
+    out = Path(args.out) if args.out else data / "lexicon.tsv"
+    context_out = Path(args.context_out) if args.context_out else data / "context.tsv"
+    train = [u for u in load_annotated() if u.split == "train"]
+    entries = build_lexicon(train)
+    rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([])))
     write_lexicon(entries, out)
-    print(f"{len(entries)} words -> {out}")
+    write_context_rules(rules, context_out)
+    print(f"{len(entries)} words -> {out}\n{len(rules)} context rules for {len({r.char for r in rules})} "
+          f"characters -> {context_out}")
     return 0
 
 
@@ -213,15 +230,16 @@ def _g2p_eval(args: argparse.Namespace) -> int:
 
     from cantoedge.datasets.hkcancor import load_annotated, load_cantomap
     from cantoedge.datasets.lexicon import pycantonese_predictor, syllable_agreement
+    from cantoedge.runtime.context import ContextRules
     from cantoedge.runtime.frontend import Frontend
 
     sets = {"HKCanCor held out (val + test)": [u for u in load_annotated() if u.split != "train"],
             "CantoMap (independent annotators, never tuned on)": load_cantomap()}
-    plain = Frontend(lexicon={})
-    ours = Frontend()
+    frontends = {"ToJyutping": Frontend(lexicon={}, context=ContextRules([])),
+                 "ToJyutping + HKCanCor lexicon": Frontend(context=ContextRules([])),
+                 "cantoedge (ToJyutping + lexicon + context rules)": Frontend()}
     predictors = {"pycantonese": pycantonese_predictor(),
-                  "ToJyutping": lambda t: [s for _, s in plain.read_han(t)],
-                  "cantoedge (ToJyutping + HKCanCor lexicon)": lambda t: [s for _, s in ours.read_han(t)]}
+                  **{name: (lambda t, f=f: [s for _, s in f.read_han(t)]) for name, f in frontends.items()}}
     results = {name: [syllable_agreement(p, predict, utts) for p, predict in predictors.items()]
                for name, utts in sets.items()}
     if args.json:

@@ -65,3 +65,13 @@ def test_encode_units_merges_pauses_and_ends_with_one():
     enc = encode_units(["<,>", parse_syllable("si1"), "<,>", "<?>", parse_syllable("si2")])
     assert enc.phones == ["<sil>", "s-", "i", "<?>", "s-", "i", "<sil>"]
     assert enc.syllable_index == [-1, 0, 0, -1, 1, 1, -1]
+
+
+def test_polyphones_are_read_by_their_neighbours():
+    """下 reads haa5 after a verb (睇下 "have a look") and haa6 as "below" (樓下): the context rules decide."""
+    r = Frontend()("你睇下先，佢喺樓下等你。")
+    readings = [j for g, j in zip(r.graphemes, r.jyutping) if g == "下"]
+    assert readings == ["haa5", "haa6"]
+    context = [(g, j, w) for g, j, s, w in zip(r.graphemes, r.jyutping, r.sources, r.why) if s == "context"]
+    assert ("下", "haa6", "context: 下 after 樓 → haa6 (HKCanCor training split: 6 of 6)") in context
+    assert r.to_json()["sources"].count("context") == len(context)

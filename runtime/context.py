@@ -1,0 +1,140 @@
+"""Context rules for polyphonic characters: a decision list over the neighbouring characters, learnt from
+HKCanCor's training split (`cantoedge corpus lexicon` writes it). A rule fires only where HKCanCor read the
+character one way in at least 90 % of at least 3 occurrences of that context, so it encodes collocations
+(睇下 haa5, 下面 haa6) and not one corpus's habit where two readings are both accepted. Pure Python: a few dict
+lookups per polyphonic character (device safe)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from .jyutping import JyutpingError, parse_syllable
+
+CONTEXT_FILE = "data/context.tsv"  # char<TAB>context<TAB>reading<TAB>agreeing<TAB>occurrences
+START, END = "^", "$"  # the run's edges, as neighbours
+CONTEXTS = ("before", "after", "before2", "after2")  # in this order when two rules are equally sure
+
+
+class ContextRulesError(ValueError):
+    """A context-rules file with a malformed line."""
+
+
+@dataclass(frozen=True)
+class ContextRule:
+    """HKCanCor read ``char`` as ``reading`` in ``agreeing`` of ``occurrences`` places with this context."""
+
+    char: str
+    context: str  # one of CONTEXTS
+    neighbours: str  # the character(s) on that side, START/END at the run's edges
+    reading: str
+    agreeing: int
+    occurrences: int
+
+    @property
+    def strength(self) -> tuple[float, int]:
+        return self.agreeing / self.occurrences, self.occurrences
+
+    def describe(self) -> str:
+        """Why the rule fired, in words: "context: 下 after 睇 → haa5 (HKCanCor training split: 24 of 24)"."""
+        return (f"context: {self.char} {self.where()} → {self.reading} "
+                f"(HKCanCor training split: {self.agreeing} of {self.occurrences})")
+
+    def where(self) -> str:
+        if self.context.startswith("before"):
+            chars, edge = self.neighbours.lstrip(START), self.neighbours.startswith(START)
+            return " ".join(filter(None, (f"after {chars}" if chars else "", "at the start" if edge else "")))
+        chars, edge = self.neighbours.rstrip(END), self.neighbours.endswith(END)
+        return " ".join(filter(None, (f"before {chars}" if chars else "", "at the end" if edge else "")))
+
+
+def context_keys(text: str, i: int) -> tuple[str, str, str, str]:
+    """The neighbours of ``text[i]`` in CONTEXTS order: one and two characters either side, edges marked."""
+    n = len(text)
+    before = text[i - 1] if i > 0 else START
+    after = text[i + 1] if i + 1 < n else END
+    before2 = text[i - 2:i] if i > 1 else START + text[:i]
+    after2 = text[i + 1:i + 3] if i + 3 <= n else text[i + 1:] + END
+    return before, after, before2, after2
+
+
+class ContextRules:
+    """char -> {(context, neighbours): rule}; ``decide`` gives the surest rule that matches, if any. A character's
+    rules are parsed the first time it is read (the whole file would cost 20-30 ms of a start-up)."""
+
+    def __init__(self, rules: list[ContextRule] | None = None, lines: dict[str, list[str]] | None = None):
+        self._lines = lines or {}  # char -> its unparsed, already validated lines
+        self._by_char: dict[str, dict[tuple[str, str], ContextRule]] = {}
+        for rule in rules or ():
+            self._by_char.setdefault(rule.char, {})[(rule.context, rule.neighbours)] = rule
+
+    def __contains__(self, char: str) -> bool:
+        return char in self._by_char or char in self._lines
+
+    def _table(self, char: str) -> dict[tuple[str, str], ContextRule] | None:
+        table = self._by_char.get(char)
+        if table is None and char in self._lines:
+            table = self._by_char[char] = {}
+            for line in self._lines.pop(char):
+                c, context, neighbours, reading, agreeing, occurrences = line.split("\t")
+                table[(context, neighbours)] = ContextRule(c, context, neighbours, reading, int(agreeing),
+                                                           int(occurrences))
+        return table
+
+    def decide(self, text: str, i: int) -> ContextRule | None:
+        """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences."""
+        table = self._table(text[i])
+        if table is None:
+            return None
+        best = None
+        for context, neighbours in zip(CONTEXTS, context_keys(text, i)):
+            rule = table.get((context, neighbours))
+            if rule is not None and (best is None or rule.strength > best.strength):
+                best = rule
+        return best
+
+
+def format_rules(rules: list[ContextRule]) -> str:
+    return "".join(f"{r.char}\t{r.context}\t{r.neighbours}\t{r.reading}\t{r.agreeing}\t{r.occurrences}\n"
+                   for r in rules)
+
+
+def parse_rules(text: str, source: str = "context rules") -> list[ContextRule]:
+    """The file's lines after its ``#`` header; every field checked, so a damaged file fails by line."""
+    rules = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        try:
+            char, context, neighbours, reading, agreeing, occurrences = fields
+            parse_syllable(reading)
+            rule = ContextRule(char, context, neighbours, reading, int(agreeing), int(occurrences))
+        except (ValueError, JyutpingError) as exc:
+            raise ContextRulesError(f"{source}:{lineno}: not char, context, neighbours, reading, agreeing, "
+                                    f"occurrences ({exc})") from None
+        if context not in CONTEXTS or len(char) != 1 or not 0 < rule.agreeing <= rule.occurrences:
+            raise ContextRulesError(f"{source}:{lineno}: bad rule {line!r}")
+        rules.append(rule)
+    return rules
+
+
+def load_context_rules(path: str | Path | None = None) -> ContextRules:
+    """The bundled rules (runtime/data/context.tsv) or a file in the same format."""
+    if path is None:
+        return _bundled()
+    return ContextRules(parse_rules(Path(path).read_text("utf-8"), str(path)))
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> ContextRules:
+    """The package's own file, grouped by character without re-validating each line: `cantoedge corpus lexicon`
+    validates what it writes, and a test validates the bundled file with parse_rules."""
+    lines: dict[str, list[str]] = {}
+    text = resources.files("cantoedge.runtime").joinpath(CONTEXT_FILE).read_text("utf-8")
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            lines.setdefault(line[0], []).append(line)
+    return ContextRules(lines=lines)
