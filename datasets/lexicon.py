@@ -48,14 +48,36 @@ def settled(counts: collections.Counter[str]) -> str | None:
 
 def build_lexicon(utterances: Iterable[HKUtterance], base: WordDictionary | None = None) -> dict[str, str]:
     """Words whose HKCanCor reading is settled and differs from ToJyutping's: where HKCanCor reads a word two
-    ways, or rarely, ToJyutping (trained on other sources) keeps it."""
+    ways, or rarely, ToJyutping (built from other sources) keeps it. The evidence for an entry is where it would
+    apply: the places ToJyutping's own segmentation reads that word (a character alone included), and, for
+    HKCanCor's words that ToJyutping lacks, HKCanCor's own tokens of them."""
     base = base or base_dictionary()
+    utterances = list(utterances)
+    evidence = applied_readings(utterances, base)
+    for word, counts in reading_counts(utterances).items():
+        if word not in base.entries:
+            evidence[word] = counts
     entries = {}
-    for word, counts in sorted(reading_counts(utterances).items()):
+    for word, counts in sorted(evidence.items()):
         reading = settled(counts)
         if reading is not None and reading != " ".join(r or "?" for _, r in base.readings(word)):
             entries[word] = reading
     return entries
+
+
+def applied_readings(utterances: Iterable[HKUtterance], base: WordDictionary) -> dict[str, collections.Counter[str]]:
+    """How HKCanCor reads each unit of ToJyutping's greedy segmentation, where that segmentation makes it: a
+    character HKCanCor tokenises only inside longer words (哋 in 我哋) is counted where ToJyutping reads it
+    alone, not where HKCanCor's tokeniser left it alone (怪怪哋, dei2)."""
+    counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for utt in utterances:
+        for text, ref in han_runs(utt):
+            matches, i = base.matches(text), 0
+            while i < len(matches):
+                unit = matches[i][2] or matches[i][0]
+                counts[unit][" ".join(ref[i:i + len(unit)])] += 1
+                i += len(unit)
+    return counts
 
 
 def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend) -> list[ContextRule]:
