@@ -25,6 +25,7 @@ class HKUtterance:
     id: str
     words: tuple[Word, ...]
     split: str
+    conversation: int = -1  # the corpus file it comes from (HKCanCor: 58 conversations and radio programmes)
 
     @property
     def text(self) -> str:
@@ -66,22 +67,25 @@ def _clean_words(tokens) -> tuple[Word, ...] | None:
     return tuple(words)
 
 
-def all_utterances() -> Iterator[tuple[str, object]]:
-    """(id, raw pycantonese utterance) for every HKCanCor utterance, in corpus order."""
+def all_utterances() -> Iterator[tuple[str, object, int]]:
+    """(id, raw pycantonese utterance, its file's index) for every HKCanCor utterance, in corpus order."""
     import pycantonese
 
-    for i, utt in enumerate(pycantonese.hkcancor().utterances()):
-        yield f"hkc{i:05d}", utt
+    i = 0
+    for file_index, utts in enumerate(pycantonese.hkcancor().utterances(by_file=True)):
+        for utt in utts:
+            yield f"hkc{i:05d}", utt, file_index
+            i += 1
 
 
 def load_annotated(min_chars: int = 1, max_chars: int = 10**9) -> list[HKUtterance]:
     """Utterances whose every token is hand-annotated Han text or punctuation, within a length range."""
     out = []
-    for utt_id, utt in all_utterances():
+    for utt_id, utt, conversation in all_utterances():
         words = _clean_words(utt.tokens)
         if not words:
             continue
-        u = HKUtterance(utt_id, words, split_of(utt_id))
+        u = HKUtterance(utt_id, words, split_of(utt_id), conversation)
         if min_chars <= u.n_chars <= max_chars:
             out.append(u)
     return out

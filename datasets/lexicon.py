@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cantoedge.runtime.context import CONTEXTS, ContextRule, context_keys, format_rules, parse_rules
+from cantoedge.runtime.context import CONTEXTS, ContextRule, ContextRules, context_keys, format_rules, parse_rules
 from cantoedge.runtime.dictionary import WordDictionary, base_dictionary
 from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.frontend import Frontend
@@ -147,6 +147,31 @@ def syllable_agreement(name: str, predict: Callable[[str], Sequence[str | None]]
             total += len(ref)
             matched += sum(p == r for p, r in zip(pred, ref))
     return Agreement(name, matched, total)
+
+
+def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:
+    """The frontend with a lexicon and context rules built from ``train`` as `cantoedge corpus lexicon` builds
+    them, and with the lexicon alone."""
+    entries = build_lexicon(train)
+    lexicon_only = Frontend(lexicon=entries, context=ContextRules([]))
+    rules = build_context_rules(train, lexicon_only)
+    return {"lexicon": lexicon_only, "lexicon + context rules": Frontend(lexicon=entries, context=ContextRules(rules))}
+
+
+def cross_conversation_agreement(utterances: Sequence[HKUtterance], folds: int = 5) -> dict[str, Agreement]:
+    """Agreement on conversations never seen in building: HKCanCor's files in ``folds`` groups (file index mod
+    folds), each scored with a lexicon and context rules built from the others (a stricter split than the
+    utterance hash, whose held-out lines share their conversations' words with the training split)."""
+    matched: collections.Counter[str] = collections.Counter()
+    total: collections.Counter[str] = collections.Counter()
+    for fold in range(folds):
+        train = [u for u in utterances if u.conversation % folds != fold]
+        test = [u for u in utterances if u.conversation % folds == fold]
+        for name, frontend in built_frontends(train).items():
+            a = syllable_agreement(name, lambda t, f=frontend: [s for _, s in f.read_han(t)], test)
+            matched[name] += a.matched
+            total[name] += a.total
+    return {name: Agreement(name, matched[name], total[name]) for name in total}
 
 
 def pycantonese_predictor() -> Callable[[str], list[str | None]]:

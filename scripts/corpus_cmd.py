@@ -97,8 +97,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                   "cantoedge's frontend (lexicon + context rules) on the held-out 10% of HKCanCor "
                                   "(val+test splits; everything is built from the train split) and on "
                                   "CantoMap, a corpus annotated by another team that nothing is built or tuned on "
-                                  "(both ship with pycantonese).")
+                                  "(both ship with pycantonese); then, with --folds, on whole HKCanCor "
+                                  "conversations never seen in building (lexicon and rules rebuilt per fold).")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    e.add_argument("--folds", type=int_in(0), default=5,
+                   help="conversation folds for the cross-validated column, 0 to skip it (default 5; 20 s)")
     e.set_defaults(run=_g2p_eval)
 
     eb = cs.add_parser("eval-bundle", help="pack held-out utterances and the FP32 voice's outputs for `regress`",
@@ -226,22 +229,32 @@ def _g2p_dict(args: argparse.Namespace) -> int:
 
 
 def _g2p_eval(args: argparse.Namespace) -> int:
+    if args.folds == 1:
+        raise ValueError("--folds 1 would leave nothing to build from: give 2 or more, or 0 to skip the column")
     import ToJyutping
+    from tqdm import tqdm
 
+    from cantoedge.datasets import lexicon
     from cantoedge.datasets.hkcancor import load_annotated, load_cantomap
-    from cantoedge.datasets.lexicon import pycantonese_predictor, syllable_agreement
     from cantoedge.runtime.context import ContextRules
     from cantoedge.runtime.frontend import Frontend
 
-    sets = {"HKCanCor held out (val + test)": [u for u in load_annotated() if u.split != "train"],
+    annotated = load_annotated()
+    sets = {"HKCanCor held out (val + test)": [u for u in annotated if u.split != "train"],
             "CantoMap (independent annotators, never tuned on)": load_cantomap()}
     frontends = {"ToJyutping": Frontend(lexicon={}, context=ContextRules([])),
                  "ToJyutping + HKCanCor lexicon": Frontend(context=ContextRules([])),
                  "cantoedge (ToJyutping + lexicon + context rules)": Frontend()}
-    predictors = {"pycantonese": pycantonese_predictor(),
+    predictors = {"pycantonese": lexicon.pycantonese_predictor(),
                   **{name: (lambda t, f=f: [s for _, s in f.read_han(t)]) for name, f in frontends.items()}}
-    results = {name: [syllable_agreement(p, predict, utts) for p, predict in predictors.items()]
-               for name, utts in sets.items()}
+    results = {name: [lexicon.syllable_agreement(p, predict, utts) for p, predict in predictors.items()]
+               for name, utts in tqdm(sets.items(), desc="g2p-eval", unit="set", disable=args.json)}
+    if args.folds:  # the same rows on unseen conversations: lexicon and rules rebuilt per fold
+        built = lexicon.cross_conversation_agreement(annotated, args.folds)
+        name = f"HKCanCor by conversation ({args.folds} folds, all annotated)"
+        sets[name] = annotated
+        results[name] = [lexicon.syllable_agreement(p, predictors[p], annotated) for p in list(predictors)[:2]] + [
+            lexicon.Agreement(p, built[b].matched, built[b].total) for p, b in zip(list(predictors)[2:], built)]
     if args.json:
         print(json.dumps({"tojyutping_version": ToJyutping.__version__, "sets": {
             name: {"utterances": len(sets[name]), "results": [

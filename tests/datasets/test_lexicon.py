@@ -71,6 +71,7 @@ def test_the_surest_rule_wins_and_edges_are_contexts():
     assert rules.decide("係咪呢", 2).where() == "at the end"
 
 
+@pytest.mark.slow  # reads HKCanCor and builds both files (10 s)
 def test_the_bundled_files_are_what_cantoedge_corpus_lexicon_builds(tmp_path):
     from importlib import resources
 
@@ -133,3 +134,18 @@ def test_cantomap_is_an_independent_test_set_where_context_rules_still_gain():
     ce = syllable_agreement("cantoedge", lambda t: [s for _, s in ours.read_han(t)], utts)
     assert tj.total == ce.total > 100_000
     assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.9 points
+
+
+@pytest.mark.slow  # reads HKCanCor
+def test_unseen_conversations_gain_as_much_as_held_out_lines():
+    """The cross-validated column of g2p-eval: lexicon and rules rebuilt without the scored conversations."""
+    from cantoedge.datasets.hkcancor import load_annotated
+    from cantoedge.datasets.lexicon import cross_conversation_agreement
+
+    utts = [u for u in load_annotated() if u.conversation < 16]  # a quarter of the corpus, 2 folds: seconds
+    assert len({u.conversation for u in utts}) == 16
+    built = cross_conversation_agreement(utts, folds=2)
+    plain = Frontend(**PLAIN)
+    tj = syllable_agreement("ToJyutping", lambda t: [s for _, s in plain.read_han(t)], utts)
+    assert built["lexicon"].total == built["lexicon + context rules"].total == tj.total > 20_000
+    assert built["lexicon + context rules"].rate > built["lexicon"].rate > tj.rate + 0.03

@@ -154,3 +154,9 @@ def test_stream_needs_stdout_and_settings_have_ranges(tmp_path, capsys):
     for option, value in (("--pitch-shift", "13"), ("--volume", "-1")):
         code, _, err = run_cli(["say", "你好", "-o", str(tmp_path / "a.wav"), option, value], capsys)
         assert code == 2 and option in err and "valid range" in err
+
+
+@pytest.mark.parametrize("value, says", [("1", "nothing to build from"), ("-1", ">= 0"), ("two", "integer")])
+def test_g2p_eval_refuses_folds_it_cannot_use_before_loading_anything(capsys, value, says):
+    code, out, err = run_cli(["corpus", "g2p-eval", "--folds", value], capsys)
+    assert code in (1, 2) and says in err.strip().splitlines()[-1] and not out, err
