@@ -3,7 +3,10 @@ train) and their exported graphs."""
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,12 @@ N_TINY = 24
 settings.register_profile("cantoedge", derandomize=True, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 settings.load_profile("cantoedge")
+
+# onnxruntime's optimised graphs go to a folder of this test session, never the user's ~/.cache (the servers and
+# commands that tests start as subprocesses inherit it); tests of the cache itself point it elsewhere.
+if "CANTOEDGE_CACHE_DIR" not in os.environ:
+    os.environ["CANTOEDGE_CACHE_DIR"] = tempfile.mkdtemp(prefix="cantoedge-test-ort-cache-")
+    atexit.register(shutil.rmtree, os.environ["CANTOEDGE_CACHE_DIR"], ignore_errors=True)
 
 
 # Fixtures that render audio or train: a test using any of them is slow, whatever it is marked, and stays out of

@@ -1,0 +1,76 @@
+"""The cache of onnxruntime-optimised graphs (runtime/backends/ort.py): a later start opens the graph optimised by
+the first, runs it to the same samples, and a damaged, missing or unwritable cache never stops a voice."""
+
+import numpy as np
+import pytest
+
+from cantoedge.runtime.backends.ort import CACHE_ENV, OrtLoader
+from cantoedge.runtime.synth import Voice
+from cantoedge.runtime.voices import bundled_voice_dir
+
+TEXT = "詩史試時市事，我哋今日去飲茶。"
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    return folder
+
+
+def opened(monkeypatch) -> list[bool]:
+    """Records, per session opened, whether onnxruntime was asked to optimise it."""
+    calls: list[bool] = []
+    original = OrtLoader._session
+
+    def spy(self, path, optimize, save_to=None):
+        calls.append(optimize)
+        return original(self, path, optimize, save_to)
+
+    monkeypatch.setattr(OrtLoader, "_session", spy)
+    return calls
+
+
+def test_a_second_start_opens_the_cached_graphs_and_speaks_the_same_samples(cache, monkeypatch):
+    calls = opened(monkeypatch)
+    first = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
+    assert calls == [True, True, True] and len(list(cache.glob("*.onnx"))) == 3
+    assert not list(cache.glob(".*.tmp"))  # no temp file left behind
+    calls.clear()
+    second = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
+    assert calls == [False, False, False]  # read from the cache, optimisations off
+    np.testing.assert_array_equal(first, second)
+
+
+def test_a_damaged_cache_entry_is_rebuilt_and_the_voice_still_speaks(cache, monkeypatch):
+    reference = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
+    entry = max(cache.glob("*.onnx"), key=lambda p: p.stat().st_size)
+    size = entry.stat().st_size
+    entry.write_bytes(entry.read_bytes()[: size // 3])
+    again = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
+    np.testing.assert_array_equal(reference, again)
+    assert entry.stat().st_size == size  # optimised and written again, whole
+
+
+def test_no_cache_when_it_is_turned_off_or_cannot_be_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(CACHE_ENV, "")
+    calls = opened(monkeypatch)
+    reference = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
+    assert calls == [True, True, True] and not (tmp_path / "xdg").exists() and not (tmp_path / "home").exists()
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be")
+    monkeypatch.setenv(CACHE_ENV, str(blocker / "ort"))
+    np.testing.assert_array_equal(Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio, reference)
+    assert blocker.read_text() == "a file where the cache folder would be"
+
+
+def test_a_changed_graph_or_a_gpu_session_never_reads_another_graphs_cache(cache, tmp_path):
+    graph = tmp_path / "decoder.onnx"
+    graph.write_bytes((bundled_voice_dir() / "decoder.onnx").read_bytes())
+    key = OrtLoader(graph).cached_path()
+    assert key is not None and key.parent == cache and "-ort" in key.name
+    graph.write_bytes(graph.read_bytes() + b"\0")
+    assert OrtLoader(graph).cached_path() != key
+    assert OrtLoader(graph, gpu=True).cached_path() is None
