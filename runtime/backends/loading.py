@@ -51,7 +51,8 @@ def open_runners(folder: Path, backend: str = "auto", threads: int | None = None
             if entry.backend == "ort":
                 from .ort import OrtRunner
 
-                runners[spec.name] = OrtRunner(folder / entry.file, spec, threads, entry.precision)
+                runners[spec.name] = OrtRunner(folder / entry.file, spec, threads, entry.precision,
+                                               sha256=entry.sha256)  # verify_folder has just checked it
             elif entry.backend == "trt":
                 from .trt import TrtRunner, check_toolkit
 

@@ -61,6 +61,7 @@ class OrtLoader:
     path: Path
     threads: int | None = None
     gpu: bool = False
+    sha256: str | None = None  # the file's digest when a manifest check has just computed it (saves a re-read)
 
     def providers(self) -> list[str]:
         available = import_ort().get_available_providers()
@@ -96,7 +97,7 @@ class OrtLoader:
         if folder is None or self.gpu:
             return None
         try:
-            digest = hashlib.sha256(self.path.read_bytes()).hexdigest()[:32]
+            digest = (self.sha256 or hashlib.sha256(self.path.read_bytes()).hexdigest())[:32]
         except OSError:
             return None
         return folder / f"{digest}-ort{import_ort().__version__}-{machine_key()}.onnx"
@@ -133,11 +134,11 @@ class OrtRunner(Runner):
     backend = "ort"
 
     def __init__(self, path: Path, spec: GraphSpec, threads: int | None = None,
-                 precision: str | tuple[str, ...] | None = None, gpu: bool = False):
+                 precision: str | tuple[str, ...] | None = None, gpu: bool = False, sha256: str | None = None):
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"no {spec.name} graph at {path}: run `cantoedge export` first")
-        self.session = OrtLoader(path, threads, gpu)()
+        self.session = OrtLoader(path, threads, gpu, sha256)()
         meta = self.session.get_modelmeta().custom_metadata_map
         self.info = GraphInfo.from_metadata(meta, path)
         self.precision = graph_precision(meta)

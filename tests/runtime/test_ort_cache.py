@@ -74,3 +74,14 @@ def test_a_changed_graph_or_a_gpu_session_never_reads_another_graphs_cache(cache
     graph.write_bytes(graph.read_bytes() + b"\0")
     assert OrtLoader(graph).cached_path() != key
     assert OrtLoader(graph, gpu=True).cached_path() is None
+
+
+def test_a_verified_folder_names_its_cache_entries_by_the_manifests_digests(cache):
+    from cantoedge.runtime.enginefolder import EngineManifest
+    from cantoedge.runtime.fileio import file_sha256
+
+    Voice.load(bundled_voice_dir(), threads=1)
+    manifest = EngineManifest.load(bundled_voice_dir())
+    names = sorted(p.name.split("-")[0] for p in cache.glob("*.onnx"))
+    assert names == sorted(e.sha256[:32] for e in manifest.graphs.values())
+    assert all(e.sha256 == file_sha256(bundled_voice_dir() / e.file) for e in manifest.graphs.values())
