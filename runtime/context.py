@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .jyutping import JyutpingError, parse_syllable
 
-CONTEXT_FILE = "data/context.tsv"  # char<TAB>context<TAB>reading<TAB>agreeing<TAB>occurrences
+CONTEXT_FILE = "data/context.tsv"  # char, context, neighbours, reading, agreeing, occurrences; tab-separated
 START, END = "^", "$"  # the run's edges, as neighbours
 CONTEXTS = ("before", "after", "before2", "after2")  # in this order when two rules are equally sure
 
