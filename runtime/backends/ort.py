@@ -73,18 +73,20 @@ class OrtLoader:
         optimisations took 25-40 ms of the 3 graphs' 40-60 ms at every start (measured, 2 cores); a cached graph
         opens with them off, then runs the same optimised graph as the first start did."""
         cached = self.cached_path()
-        if cached is not None and cached.exists():
-            try:
-                return self._session(cached, optimize=False)
-            except Exception as exc:  # a damaged cache entry: drop it and optimise again below
-                log.debug("dropping the cached graph %s: %s", cached, exc)
-                cached.unlink(missing_ok=True)
+        if cached is not None:
+            data = read_cached(cached)
+            if data is not None:
+                try:
+                    return self._session(data, optimize=False)
+                except Exception as exc:  # checked bytes onnxruntime still refuses: optimise again below
+                    log.debug("dropping the cached graph %s: %s", cached, exc)
+                    cached.unlink(missing_ok=True)
         try:
-            return self._session(self.path, optimize=True, save_to=cached)
+            return self._session(str(self.path), optimize=True, save_to=cached)
         except Exception as exc:  # onnxruntime raises its own error types for damaged files
             if cached is not None:
                 try:
-                    return self._session(self.path, optimize=True)  # the cache folder, not the graph, failed
+                    return self._session(str(self.path), optimize=True)  # the cache folder, not the graph, failed
                 except Exception:
                     pass
             raise ValueError(f"{self.path} is not a loadable ONNX graph: {exc}") from exc
@@ -102,7 +104,7 @@ class OrtLoader:
             return None
         return folder / f"{digest}-ort{import_ort().__version__}-{machine_key()}.onnx"
 
-    def _session(self, path: Path, optimize: bool, save_to: Path | None = None):
+    def _session(self, model: str | bytes, optimize: bool, save_to: Path | None = None):
         ort = import_ort()
         options = ort.SessionOptions()
         if self.threads:
@@ -119,13 +121,41 @@ class OrtLoader:
                 options.optimized_model_filepath = str(temp)
             except OSError:
                 temp = None
-        session = ort.InferenceSession(str(path), options, providers=self.providers())
+        session = ort.InferenceSession(model, options, providers=self.providers())
         if temp is not None:
-            try:
-                os.replace(temp, save_to)  # whole files only: a reader never sees a half-written graph
-            except OSError:
-                temp.unlink(missing_ok=True)
+            write_cached(temp, save_to)
         return session
+
+
+def _digest_path(cached: Path) -> Path:
+    return cached.with_name(cached.name + ".sha256")
+
+
+def read_cached(cached: Path) -> bytes | None:
+    """The cached graph's bytes when they match the digest written beside them; a missing, damaged or
+    half-replaced entry is dropped (None), so a flipped bit never becomes wrong audio."""
+    try:
+        data, digest = cached.read_bytes(), _digest_path(cached).read_text("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if hashlib.sha256(data).hexdigest() != digest:
+        log.debug("dropping the cached graph %s: its bytes do not match their digest", cached)
+        cached.unlink(missing_ok=True)
+        return None
+    return data
+
+
+def write_cached(temp: Path, cached: Path) -> None:
+    """Move onnxruntime's freshly written graph into place, then its digest (each whole, by rename); any
+    failure leaves no entry, never a wrong one."""
+    digest_temp = _digest_path(temp)
+    try:
+        digest_temp.write_text(hashlib.sha256(temp.read_bytes()).hexdigest(), "ascii")
+        os.replace(temp, cached)
+        os.replace(digest_temp, _digest_path(cached))
+    except OSError:
+        for path in (temp, digest_temp):
+            path.unlink(missing_ok=True)
 
 
 class OrtRunner(Runner):

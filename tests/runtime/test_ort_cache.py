@@ -34,22 +34,30 @@ def opened(monkeypatch) -> list[bool]:
 def test_a_second_start_opens_the_cached_graphs_and_speaks_the_same_samples(cache, monkeypatch):
     calls = opened(monkeypatch)
     first = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
-    assert calls == [True, True, True] and len(list(cache.glob("*.onnx"))) == 3
-    assert not list(cache.glob(".*.tmp"))  # no temp file left behind
+    assert calls == [True, True, True] and len(list(cache.glob("*.onnx"))) == len(list(cache.glob("*.sha256"))) == 3
+    assert not list(cache.glob(".*"))  # no temp file left behind
     calls.clear()
     second = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
     assert calls == [False, False, False]  # read from the cache, optimisations off
     np.testing.assert_array_equal(first, second)
 
 
-def test_a_damaged_cache_entry_is_rebuilt_and_the_voice_still_speaks(cache, monkeypatch):
+@pytest.mark.parametrize("damage", ["truncate", "flip", "no digest"])
+def test_a_damaged_cache_entry_is_rebuilt_and_the_voice_still_speaks(cache, monkeypatch, damage):
     reference = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
     entry = max(cache.glob("*.onnx"), key=lambda p: p.stat().st_size)
-    size = entry.stat().st_size
-    entry.write_bytes(entry.read_bytes()[: size // 3])
+    good = entry.read_bytes()
+    if damage == "truncate":
+        entry.write_bytes(good[: len(good) // 3])
+    elif damage == "flip":  # still a loadable graph, with one weight's byte changed: must not be played
+        entry.write_bytes(good[:-1000] + bytes([good[-1000] ^ 0x40]) + good[-999:])
+    else:
+        entry.with_name(entry.name + ".sha256").unlink()
+    calls = opened(monkeypatch)
     again = Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio
     np.testing.assert_array_equal(reference, again)
-    assert entry.stat().st_size == size  # optimised and written again, whole
+    assert sorted(calls) == [False, False, True]  # that graph optimised again, the other two from the cache
+    assert entry.read_bytes() == good  # written again, whole
 
 
 def test_no_cache_when_it_is_turned_off_or_cannot_be_written(tmp_path, monkeypatch):
