@@ -149,13 +149,18 @@ def syllable_agreement(name: str, predict: Callable[[str], Sequence[str | None]]
     return Agreement(name, matched, total)
 
 
-def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:
-    """The frontend with a lexicon and context rules built from ``train`` as `cantoedge corpus lexicon` builds
-    them, and with the lexicon alone."""
+def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[ContextRule]]:
+    """The lexicon, then the context rules for what ToJyutping and that lexicon still misread: the two files
+    `cantoedge corpus lexicon` writes."""
     entries = build_lexicon(train)
-    lexicon_only = Frontend(lexicon=entries, context=ContextRules([]))
-    rules = build_context_rules(train, lexicon_only)
-    return {"lexicon": lexicon_only, "lexicon + context rules": Frontend(lexicon=entries, context=ContextRules(rules))}
+    return entries, build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([])))
+
+
+def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:
+    """The frontend with a lexicon and context rules built from ``train``, and with the lexicon alone."""
+    entries, rules = build_g2p_data(train)
+    return {"lexicon": Frontend(lexicon=entries, context=ContextRules([])),
+            "lexicon + context rules": Frontend(lexicon=entries, context=ContextRules(rules))}
 
 
 def cross_conversation_agreement(utterances: Sequence[HKUtterance], folds: int = 5) -> dict[str, Agreement]:

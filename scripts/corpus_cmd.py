@@ -199,16 +199,13 @@ def _calib_set(args: argparse.Namespace) -> int:
 
 def _lexicon(args: argparse.Namespace) -> int:
     from cantoedge.datasets.hkcancor import load_annotated
-    from cantoedge.datasets.lexicon import build_context_rules, build_lexicon, write_context_rules, write_lexicon
-    from cantoedge.runtime.context import ContextRules
-    from cantoedge.runtime.frontend import Frontend
+    from cantoedge.datasets.lexicon import build_g2p_data, write_context_rules, write_lexicon
 
     data = Path(__file__).resolve().parents[1] / "runtime" / "data"
     out = Path(args.out) if args.out else data / "lexicon.tsv"
     context_out = Path(args.context_out) if args.context_out else data / "context.tsv"
     train = [u for u in load_annotated() if u.split == "train"]
-    entries = build_lexicon(train)
-    rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([])))
+    entries, rules = build_g2p_data(train)
     write_lexicon(entries, out)
     write_context_rules(rules, context_out)
     print(f"{len(entries)} words -> {out}\n{len(rules)} context rules for {len({r.char for r in rules})} "

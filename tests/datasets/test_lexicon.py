@@ -76,14 +76,12 @@ def test_the_bundled_files_are_what_cantoedge_corpus_lexicon_builds(tmp_path):
     from importlib import resources
 
     from cantoedge.datasets.hkcancor import load_annotated
-    from cantoedge.datasets.lexicon import write_context_rules, write_lexicon
+    from cantoedge.datasets.lexicon import build_g2p_data, write_context_rules, write_lexicon
     from cantoedge.runtime.context import CONTEXT_FILE, parse_rules
 
-    train = [u for u in load_annotated() if u.split == "train"]
-    entries = build_lexicon(train)
+    entries, rules = build_g2p_data([u for u in load_annotated() if u.split == "train"])
     write_lexicon(entries, tmp_path / "lexicon.tsv")
-    write_context_rules(build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([]))),
-                        tmp_path / "context.tsv")
+    write_context_rules(rules, tmp_path / "context.tsv")
     data = resources.files("cantoedge.runtime").joinpath("data")
     assert (tmp_path / "lexicon.tsv").read_text("utf-8") == data.joinpath("lexicon.tsv").read_text("utf-8")
     bundled = data.joinpath("context.tsv").read_text("utf-8")
