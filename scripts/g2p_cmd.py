@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--strict", action="store_true", help="fail on characters without a reading instead of "
                                                          "skipping them with a warning")
     p.add_argument("--lexicon", type=existing_file,
-                   help="a word<TAB>jyutping file to use instead of the bundled lexicon")
+                   help="a word<TAB>jyutping file to use instead of the bundled lexicon (the bundled context "
+                        "rules still apply over it)")
     p.set_defaults(run=run)
 
 
