@@ -70,9 +70,6 @@ class ContextRules:
         for rule in rules or ():
             self._by_char.setdefault(rule.char, {})[(rule.context, rule.neighbours)] = rule
 
-    def __contains__(self, char: str) -> bool:
-        return char in self._by_char or char in self._lines
-
     def _table(self, char: str) -> dict[tuple[str, str], ContextRule] | None:
         table = self._by_char.get(char)
         if table is None and char in self._lines:

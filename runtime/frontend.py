@@ -122,7 +122,7 @@ class Frontend:
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
                 continue
-            rule = self._context.decide(text, i) if ch in self._context else None
+            rule = self._context.decide(text, i)
             if rule is not None and rule.reading != reading:
                 out.append((ch, rule.reading, "context", rule.describe()))
                 continue
