@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import json
 import tempfile
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from cantoedge.runtime.backends.ort import import_ort
+from cantoedge.runtime.backends.ort import OrtLoader, import_ort
 from cantoedge.runtime.excitation import harmonic_source, mix_source
 from cantoedge.runtime.graphs import DECODER, VOCODER
 from cantoedge.runtime.istft import overlap_add
 from cantoedge.runtime.synth import VocoderWindow, Voice
 
-from .latency import typical_feeds
+from .latency import taking_turns, typical_feeds
 
 PROFILE_TEXT = "今日天氣好好，我哋去飲茶啦。佢讀市呢個字，香港嘅天氣真係好熱。"
 
@@ -36,14 +35,12 @@ def profile_graph(path: Path, feed: dict[str, np.ndarray], threads: int = 1, rep
                   warmup: int = 5) -> tuple[float, dict[str, float]]:
     """Median run time (ms) and each operator type's share of kernel time, from onnxruntime's profiler, with
     the runtime's own session settings (default optimisation level, so Q/DQ pairs fuse as they do there)."""
-    ort = import_ort()
+    loader = OrtLoader(Path(path), threads)
     with tempfile.TemporaryDirectory() as tmp:
-        options = ort.SessionOptions()
-        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
-        options.log_severity_level = 3
+        options = loader.session_options()
         options.enable_profiling = True
         options.profile_file_prefix = str(Path(tmp) / "profile")
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        session = import_ort().InferenceSession(str(path), options, providers=loader.providers())
         for _ in range(warmup + repeats):
             session.run(None, feed)
         events = json.loads(Path(session.end_profiling()).read_text())
@@ -64,14 +61,7 @@ def dsp_stages(voice: Voice, feeds: dict, window: VocoderWindow, repeats: int = 
     stages = {"harmonic source": lambda: harmonic_source(window.f0, window.phase),
               "mixing": lambda: mix_source(*outputs, window.f0 > 0, *source),
               "inverse STFT": lambda: overlap_add(*mix_source(*outputs, window.f0 > 0, *source))}
-    out = {}
-    for name, run in stages.items():
-        times = []
-        for _ in range(repeats + 3):
-            start = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - start)
-        out[name] = float(np.median(times[3:]) * 1e3)
+    out = {name: median for name, (median, _) in taking_turns(stages, {}, repeats).items()}
     out["inverse STFT"] -= out["mixing"]  # timed with its mixing, which it needs as input
     return out
 

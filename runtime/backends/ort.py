@@ -104,13 +104,18 @@ class OrtLoader:
             return None
         return folder / f"{digest}-ort{import_ort().__version__}-{machine_key()}.onnx"
 
-    def _session(self, model: str | bytes, optimize: bool, save_to: Path | None = None):
-        ort = import_ort()
-        options = ort.SessionOptions()
+    def session_options(self):
+        """The runtime's session settings (the profiler in regression/opprofile.py measures with the same)."""
+        options = import_ort().SessionOptions()
         if self.threads:
             options.intra_op_num_threads = self.threads
             options.inter_op_num_threads = 1
         options.log_severity_level = 3  # warnings about unused initialisers are not the user's business
+        return options
+
+    def _session(self, model: str | bytes, optimize: bool, save_to: Path | None = None):
+        ort = import_ort()
+        options = self.session_options()
         if not optimize:
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         temp = None
