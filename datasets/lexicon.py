@@ -55,7 +55,7 @@ def build_lexicon(utterances: Iterable[HKUtterance], base: WordDictionary | None
     utterances = list(utterances)
     evidence = applied_readings(utterances, base)
     for word, counts in reading_counts(utterances).items():
-        if word not in base.entries:
+        if base.get(word) is None:
             evidence[word] = counts
     entries = {}
     for word, counts in sorted(evidence.items()):

@@ -3,7 +3,6 @@ decoder and vocoder over fixed 128-frame windows, joined seamlessly. Never impor
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,17 +110,7 @@ class Voice:
         from .voices import find_voice
 
         folder = find_voice(folder).path
-        loaded: list[Frontend] = []
-        helper = None
-        if frontend is None:  # the dictionary loads in Python while the sessions build in C++: overlap them
-            helper = threading.Thread(target=lambda: loaded.append(Frontend()), daemon=True)
-            helper.start()
-        try:
-            manifest, runners = open_runners(folder, backend, threads)
-        finally:
-            if helper is not None:
-                helper.join()
-        frontend = frontend or (loaded[0] if loaded else None)
+        manifest, runners = open_runners(folder, backend, threads)
         voice = cls.from_runners(runners["encoder"], runners["decoder"], runners["vocoder"], str(folder), frontend)
         voice.precision = manifest.precision
         voice.cache = PhraseCache(cache_bytes) if cache_bytes > 0 else None
@@ -160,7 +149,8 @@ class Voice:
 
     @property
     def frontend(self) -> Frontend:
-        """Built on first use: loading the lexicon takes seconds, and calibration feeds tokens directly."""
+        """Built on first use (a millisecond: the dictionary is parsed as texts need it); calibration feeds tokens
+        directly."""
         if self._frontend is None:
             self._frontend = Frontend()
         return self._frontend

@@ -1,19 +1,28 @@
 """The compiled ToJyutping dictionary: the device frontend reads it instead of importing ToJyutping, so it
 must segment and read exactly as ToJyutping does (plain, and with the lexicon layered over it)."""
 
+from importlib import resources
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cantoedge.runtime.dictionary import DICTIONARY_FILE, base_dictionary
+from cantoedge.runtime.dictionary import DICTIONARY_FILE, SortedWords, WordDictionary, base_dictionary, split_header
 from cantoedge.runtime.lexicon import load_lexicon, parse_lexicon
 
-ToJyutping = pytest.importorskip("ToJyutping", reason="ToJyutping is a build-side dependency (extra 'build')")
+ToJyutping = None
+try:
+    import ToJyutping
+except ImportError:  # a device install: only the tests below that compare with it skip
+    pass
+needs_tojyutping = pytest.mark.skipif(ToJyutping is None, reason="ToJyutping is a build-side dependency (extra "
+                                                                 "'build'): the comparison needs it")
 
 HAN = st.text(st.sampled_from([chr(c) for c in range(0x4E00, 0x4E00 + 2000)] + list("你好我哋今日天氣行銀重長樂下上")),
               min_size=1, max_size=30)
 
 
+@needs_tojyutping
 def test_held_out_hkcancor_text_reads_as_tojyutping_reads_it(clean_utterances):
     held = [u.text for u in clean_utterances if u.split != "train"][:800]
     layered = base_dictionary().layered(load_lexicon())
@@ -23,15 +32,15 @@ def test_held_out_hkcancor_text_reads_as_tojyutping_reads_it(clean_utterances):
         assert layered.readings(text) == converter.get_jyutping_list(text), text
 
 
+@needs_tojyutping
 @settings(max_examples=300)
 @given(text=HAN)
 def test_any_han_text_reads_as_tojyutping_reads_it(text):
     assert base_dictionary().readings(text) == ToJyutping.get_jyutping_list(text)
 
 
+@needs_tojyutping
 def test_the_compiled_file_is_what_this_tojyutping_compiles_to():
-    from importlib import resources
-
     from cantoedge.datasets.lexicon import compile_tojyutping
 
     committed = resources.files("cantoedge.runtime").joinpath(DICTIONARY_FILE).read_text("utf-8")
@@ -45,3 +54,32 @@ def test_the_bundled_lexicon_passes_the_strict_parser():
 
     text = resources.files("cantoedge.runtime").joinpath("data/lexicon.tsv").read_text("utf-8")
     assert parse_lexicon(text) == load_lexicon()  # the fast loader reads what the validator accepts
+
+
+WORDS = ["a\t1", "ab\t1,2", "abc\t1,2,3", "b\t4", "銀\tngan4", "銀行\tngan4,hong4", "𠮶\tgo2", "𠮶度\tgo2,dou6"]
+
+
+@pytest.mark.parametrize("trailing_newline", [True, False])
+def test_sorted_words_finds_every_word_by_its_first_character(trailing_newline):
+    data = "\n".join(sorted(WORDS)).encode() + (b"\n" if trailing_newline else b"")
+    words = SortedWords(data)
+    assert words.starting_with("a") == {"a": "1", "ab": "1,2", "abc": "1,2,3"}  # the first line of the file
+    assert words.starting_with("𠮶") == {"𠮶": "go2", "𠮶度": "go2,dou6"}  # four UTF-8 bytes, the last lines
+    assert words.starting_with("b") == {"b": "4"}
+    assert words.starting_with("c") == {} and words.starting_with("行") == {}  # between and past the words
+
+
+def test_the_longest_word_wins_and_the_overlay_decides():
+    words = WordDictionary(SortedWords("\n".join(sorted(WORDS)).encode()))
+    assert words.matches("abcab銀行x") == [("a", "1", "abc"), ("b", "2", "abc"), ("c", "3", "abc"),
+                                          ("a", "1", "ab"), ("b", "2", "ab"),
+                                          ("銀", "ngan4", "銀行"), ("行", "hong4", "銀行"), ("x", None, "")]
+    layered = words.layered({"銀行": "ngan4 hang4", "xy": "x1 y1"})
+    assert layered.readings("銀行xy") == [("銀", "ngan4"), ("行", "hang4"), ("x", "x1"), ("y", "y1")]
+    assert layered.layered_words == {"銀行", "xy"} and words.readings("銀行")[1] == ("行", "hong4")
+
+
+def test_the_committed_file_is_sorted_as_the_search_needs():
+    data = split_header(resources.files("cantoedge.runtime").joinpath(DICTIONARY_FILE).read_bytes())
+    lines = data.split(b"\n")[:-1]
+    assert lines == sorted(lines) and len(lines) > 40_000
