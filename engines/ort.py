@@ -15,7 +15,8 @@ from .sources import check_layer_names, find_sources
 from .staging import carry_eval_bundle, staged_folder
 
 SESSION = {"graph_optimization_level": "ORT_ENABLE_BASIC", "providers": ["CPUExecutionProvider"],
-           "inter_op_num_threads": 1, "intra_op_num_threads": "the caller's --threads, else onnxruntime's choice"}
+           "inter_op_num_threads": 1, "intra_op_num_threads": 1, "session.intra_op.allow_spinning": "0",
+           "windows_at_once": "the caller's --threads, else the cores (at most 4)"}
 
 
 def optimise(source: Path, dest: Path) -> None:

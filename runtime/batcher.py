@@ -27,6 +27,8 @@ class _Call:
 class BatchingRunner(Runner):
     """A runner in front of another whose inputs and outputs all lead with the batch axis."""
 
+    concurrent_calls = True  # concurrent calls are what it gathers
+
     def __init__(self, inner: Runner, window_ms: float = 5.0, max_batch: int = 8,
                  active: Callable[[], int] = lambda: 2, on_batch: Callable[[int], None] | None = None):
         self.inner, self.window_s, self.max_batch = inner, window_ms / 1000.0, max_batch

@@ -45,7 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="with -o -: write raw 16-bit mono PCM at 22,050 Hz to stdout as each window is made "
                         "(no WAV header), e.g. | aplay -r 22050 -f S16_LE -c 1")
     p.add_argument("--threads", type=int_in(1, max_threads()),
-                   help=f"onnxruntime intra-op threads, 1..{max_threads()} (the cores here; default: its own choice)")
+                   help=f"cores the synthesis may use, 1..{max_threads()}: that many vocoder windows at once, one "
+                        "onnxruntime thread each (default: the cores here, at most 4)")
     p.set_defaults(run=run)
 
 

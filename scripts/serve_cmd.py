@@ -32,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="dynamic batching: how long a window waits for others' windows while several requests are "
                         "active, 0..100 ms (0: no batching; default 5)")
     p.add_argument("--max-batch", type=int_in(1, 64), default=8, help="windows per batched call, 1..64 (default 8)")
-    p.add_argument("--threads", type=int_in(1, max_threads()), help=f"onnxruntime threads, 1..{max_threads()}")
+    p.add_argument("--threads", type=int_in(1, max_threads()),
+                   help=f"cores each request's synthesis may use, 1..{max_threads()}: that many of its vocoder "
+                        "windows at once, one onnxruntime thread each (default: the cores here, at most 4)")
     p.set_defaults(run=run)
 
 

@@ -30,6 +30,7 @@ class Runner:
     """A loaded graph: ``infer(feeds) -> outputs`` by contract names, plus what it was built from."""
 
     backend: str = "?"
+    concurrent_calls: bool = False  # whether several threads may call it at once (the voice then overlaps windows)
     spec: GraphSpec
     info: GraphInfo
     precision: str

@@ -88,3 +88,48 @@ def test_synthesize_wav_writes_a_file_or_a_stream(voice, tmp_path):
 def test_bad_settings_are_refused_with_their_range(kwargs):
     with pytest.raises(ValueError, match=r"must be within"):
         SynthesisConfig(**kwargs)
+
+
+def test_windows_vocoded_at_once_give_the_same_stream_in_order(voice):
+    long_text = TEXT * 3  # several windows per sentence
+    parallel = Voice.load(threads=2, warmup=False, cache_bytes=0)
+    try:
+        assert parallel.workers == 2
+        one = list(voice.synthesize(long_text))
+        two = list(parallel.synthesize(long_text))
+    finally:
+        parallel.close()
+    assert len(one) == len(two) > 6
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a.audio, b.audio)
+        assert (a.start, a.syllables) == (b.start, b.syllables)
+
+
+def test_a_consumer_that_stops_early_leaves_nothing_running():
+    voice = Voice.load(threads=2, warmup=False, cache_bytes=0)
+    vocoded = []
+    vocode = voice.vocode_window
+    voice.vocode_window = lambda *a: vocoded.append(1) or vocode(*a)
+    stream = voice.synthesize("今日天氣好好，我哋一齊去公園散步，然後去飲茶食點心，好唔好呀？" * 4)  # one long sentence
+    next(stream)
+    stream.close()  # a client gone after its first chunk
+    voice.close()  # waits for a window in progress; queued ones never start
+    assert len(vocoded) <= 3  # the one streamed and those in flight, not the sentence's dozen windows
+    assert voice._pool is None
+
+
+def test_runners_that_take_one_call_at_a_time_vocode_one_window_at_a_time(voice):
+    class OneAtATime:  # a TensorRT context or an RKNN NPU handle
+        concurrent_calls = False
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    single = Voice.from_runners(voice.encoder, voice.decoder, OneAtATime(voice.vocoder), threads=4)
+    assert single.workers == 1
+    assert Voice.from_runners(voice.encoder, voice.decoder, voice.vocoder, threads=3).workers == 3
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        Voice.from_runners(voice.encoder, voice.decoder, voice.vocoder, threads=0)
