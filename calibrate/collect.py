@@ -48,8 +48,10 @@ def observed_tensors(model) -> list[str]:
     return list(dict.fromkeys(n for n in names if n and n not in weights and types.get(n) == TensorProto.FLOAT))
 
 
-def _observing_session(model, names: list[str], threads: int | None):
-    """A session whose outputs are ``names``: the graph with every one of them exposed."""
+def _observing_session(model, names: list[str]):
+    """A session whose outputs are ``names``: the graph with every one of them exposed. One intra-op thread:
+    onnxruntime's float results change in their last bits with the thread count (measured on the encoder), so
+    ranges computed with its default, the machine's cores, differed from machine to machine."""
     import onnx
     import onnxruntime as ort
 
@@ -63,17 +65,16 @@ def _observing_session(model, names: list[str], threads: int | None):
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL  # keep every tensor
     options.log_severity_level = 3
-    if threads:
-        options.intra_op_num_threads = threads
+    options.intra_op_num_threads = 1
     return ort.InferenceSession(observed.SerializeToString(), options, providers=["CPUExecutionProvider"])
 
 
-def collect_histograms(model, feeds: list[dict[str, np.ndarray]], threads: int | None = None,
+def collect_histograms(model, feeds: list[dict[str, np.ndarray]],
                        progress: Callable[[Iterable, str], Iterable] | None = None) -> dict[str, Histogram]:
     """Per observed tensor of ``model`` (an onnx.ModelProto with inferred shapes), its |x| histogram over ``feeds``."""
     names = observed_tensors(model)
     wanted = set(names)
-    session = _observing_session(model, names, threads)
+    session = _observing_session(model, names)
     inputs = {i.name for i in session.get_inputs()}
     outputs = [o.name for o in session.get_outputs() if o.name in wanted]
     wrap = progress or (lambda xs, _desc: xs)

@@ -76,19 +76,17 @@ def protected_nodes(spec: GraphSpec, model) -> list[str]:
 
 
 def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "entropy",
-                   source: str = "", threads: int | None = None,
-                   progress: Callable[[Iterable, str], Iterable] | None = None) -> Ranges:
+                   source: str = "", progress: Callable[[Iterable, str], Iterable] | None = None) -> Ranges:
     """Histograms of every float activation of the FP32 graphs, reduced to max, percentile and entropy."""
     import onnx
 
-
     onnx_dir = Path(onnx_dir)
-    feeds = graph_inputs(Voice(onnx_dir, "fp32", threads), utterances)
+    feeds = graph_inputs(Voice(onnx_dir, "fp32"), utterances)  # one onnxruntime thread a call: same bits anywhere
     graphs = {}
     for spec in GRAPHS:
         path = onnx_dir / spec.filename()
         model = onnx.load(str(path))
-        hists = collect_histograms(model, feeds[spec.name], threads, progress)
+        hists = collect_histograms(model, feeds[spec.name], progress)
         amax = {name: {"max": h.peak, "percentile": percentile_amax(h, PERCENTILE), "entropy": entropy_amax(h)}
                 for name, h in hists.items()}
         inputs = {n.name: n.input[0] for n in model.graph.node if n.op_type in QUANTISED_OPS}
@@ -99,7 +97,7 @@ def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "e
 
 
 def calibrate_voice(onnx_dir: Path, corpus_dir: Path, out_dir: Path, method: str = "entropy",
-                    limit: int | None = None, threads: int | None = None, sensitivity: int = 0,
+                    limit: int | None = None, sensitivity: int = 0,
                     fallback: dict[str, list[str]] | None = None,
                     progress: Callable[[Iterable, str], Iterable] | None = None,
                     log: Callable[[str], None] | None = None, calib_set: Path | None = None) -> Int8Build:
@@ -110,7 +108,7 @@ def calibrate_voice(onnx_dir: Path, corpus_dir: Path, out_dir: Path, method: str
     if fallback:
         check_fallback(onnx_dir, fallback)  # before minutes of measuring
     utterances, source = calibration_utterances(calib_set or corpus_dir, limit)
-    ranges = measure_ranges(onnx_dir, utterances, method, source, threads, progress)
+    ranges = measure_ranges(onnx_dir, utterances, method, source, progress)
     if fallback:
         ranges = with_fallback(ranges, onnx_dir, fallback)
     ranges.save(out_dir / RANGES_FILE)
