@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from .wavio import pcm16
 SILENCE_LOG_MEL = float(np.log(AUDIO.log_floor))  # what the vocoder sees outside an utterance
 PRECISIONS = ("fp32", "int8")
 SENTENCE_ENDS = (PAUSE_STOP, PAUSE_QUESTION, PAUSE_EXCLAIM)
+Tag = TypeVar("Tag")  # what a window's audio is handed back with (its piece)
 DEFAULT_MAX_WORKERS = 4  # vocoder windows in flight by default: a stream needs no more, and each holds its arrays
 
 
@@ -254,33 +256,52 @@ class Voice:
             mel, f0 = self.decoder(frames=f, position=p)
             yield mel[0, :, :keep], f0[0, :keep]
 
-    def audio_chunks(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0) -> Iterator[np.ndarray]:
-        """Audio as soon as each vocoder window has all the mel it needs (streaming). A window also waits for
-        the VOICING_LEAD frames after it; the vocoder's pitch over the prefix decoded so far is then the whole
+    def window_inputs(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0
+                      ) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
+        """Each vocoder window's inputs as soon as the decoder has made all the mel it needs. A window also waits
+        for the VOICING_LEAD frames after it; the vocoder's pitch over the prefix decoded so far is then the whole
         utterance's over that window, so windows join seamlessly. ``pitch_ratio`` scales the decoded F0 the
         vocoder's harmonic source sings (a pitch shift that keeps every tone's shape)."""
         decoded = self.mel_chunks(frames, position)
         total = frames.shape[0]
         mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
         f0 = np.zeros(0, dtype=np.float32)
-        pending: deque[Future] = deque()  # windows being vocoded on the pool, oldest first
+        for w in self.vocoder_windows(total):
+            while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
+                m, f = next(decoded)
+                mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
+            yield self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio)), w)
+
+    def audio_chunks(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0) -> Iterator[np.ndarray]:
+        """Audio window by window as each is made (streaming); see ``window_inputs``."""
+        return (audio for _, audio in self.vocoded((None, i) for i in self.window_inputs(frames, position,
+                                                                                          pitch_ratio)))
+
+    def vocoded(self, jobs: Iterator[tuple[Tag, tuple[dict[str, np.ndarray], VocoderWindow]]]
+                ) -> Iterator[tuple[Tag, np.ndarray]]:
+        """(tag, a window's inputs) -> (tag, its audio), in order. With ``workers`` > 1 that many windows vocode
+        at once on the pool while ``jobs`` runs ahead on this thread (decoding, encoding the next piece)."""
+        pending: deque[tuple[Tag, Future]] = deque()  # windows being vocoded on the pool, oldest first
         try:
-            for w in self.vocoder_windows(total):
-                while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
-                    m, f = next(decoded)
-                    mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
-                inputs = self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio)), w)
+            for tag, inputs in jobs:
                 if self.workers == 1:
-                    yield self.vocode_window(*inputs)
+                    yield tag, self.vocode_window(*inputs)
                     continue
-                pending.append(self.pool().submit(self.vocode_window, *inputs))
-                if len(pending) >= self.workers:  # in order; the next windows decode and vocode meanwhile
-                    yield pending.popleft().result()
+                pending.append((tag, self.pool().submit(self.vocode_window, *inputs)))
+                if len(pending) >= self.workers:
+                    oldest, future = pending.popleft()
+                    yield oldest, future.result()
             while pending:
-                yield pending.popleft().result()
+                oldest, future = pending.popleft()
+                yield oldest, future.result()
         finally:  # a consumer that stops early (a client gone) leaves no window queued
-            for future in pending:
+            for _, future in pending:
                 future.cancel()
+
+    def piece_audio(self, pieces: Iterator[Piece]) -> Iterator[tuple[Piece, np.ndarray]]:
+        """Each piece's audio window by window; the next piece is encoded and decoded while this one's last
+        windows vocode."""
+        return self.vocoded((piece, inputs) for piece in pieces for inputs in piece.windows)
 
     def pool(self) -> ThreadPoolExecutor:
         """The threads that vocode windows when ``workers`` > 1, started on first use."""
@@ -302,22 +323,26 @@ class Voice:
         index, rate, hop = g2p.encoded.syllable_index, AUDIO.sample_rate, AUDIO.hop_length
         made: list[AudioChunk] | None = [] if self.cache is not None else None  # kept only to be cached
         frames = samples = 0
-        for piece in self.pieces(g2p.tokens, g2p.tones, config.speed, config.pitch_ratio, sentences=True):
-            ids = [i for i in index[piece.start: piece.start + len(piece.durations)] if i >= 0]
-            spans = syllable_spans(piece.durations, index[piece.start: piece.start + len(piece.durations)])
-            times = [SyllableTime(g2p.jyutping[k], (frames + a) * hop / rate, (frames + b) * hop / rate)
-                     for k, (a, b) in zip(dict.fromkeys(ids), spans)]
-            for chunk in piece.chunks:
-                pcm = pcm16(soft_limit(chunk * np.float32(config.volume)))
-                start, end = samples / rate, (samples + pcm.size) / rate
-                chunk_out = AudioChunk(pcm, rate, start, tuple(t for t in times if start <= t.start < end))
-                if made is not None:
-                    made.append(chunk_out)
-                    if samples * 2 > self.cache.max_bytes:
-                        made = None  # too long to cache: stop holding it
-                samples += pcm.size
-                yield chunk_out
-            frames += int(piece.durations.sum())
+        current: Piece | None = None
+        times: list[SyllableTime] = []
+        pieces = self.pieces(g2p.tokens, g2p.tones, config.speed, config.pitch_ratio, sentences=True)
+        for piece, chunk in self.piece_audio(pieces):
+            if piece is not current:  # a new piece's first window: its syllables' times
+                frames += int(current.durations.sum()) if current is not None else 0
+                current = piece
+                ids = [i for i in index[piece.start: piece.start + len(piece.durations)] if i >= 0]
+                spans = syllable_spans(piece.durations, index[piece.start: piece.start + len(piece.durations)])
+                times = [SyllableTime(g2p.jyutping[k], (frames + a) * hop / rate, (frames + b) * hop / rate)
+                         for k, (a, b) in zip(dict.fromkeys(ids), spans)]
+            pcm = pcm16(soft_limit(chunk * np.float32(config.volume)))
+            start, end = samples / rate, (samples + pcm.size) / rate
+            chunk_out = AudioChunk(pcm, rate, start, tuple(t for t in times if start <= t.start < end))
+            if made is not None:
+                made.append(chunk_out)
+                if samples * 2 > self.cache.max_bytes:
+                    made = None  # too long to cache: stop holding it
+            samples += pcm.size
+            yield chunk_out
         if made is not None:
             self.cache.put(key, tuple(made))
 
@@ -361,19 +386,20 @@ class Voice:
 
     def speak_tokens(self, tokens, tones, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
         """Token and tone ids to (audio in [-1, 1], frames per token): see ``pieces``."""
-        audio, durations = [], []
-        for piece in self.pieces(tokens, tones, speed):
-            audio.extend(piece.chunks)
-            durations.append(piece.durations)
-        return soft_limit(np.concatenate(audio)), np.concatenate(durations)
+        audio, pieces = [], []
+        for piece, chunk in self.piece_audio(self.pieces(tokens, tones, speed)):
+            audio.append(chunk)
+            if not pieces or pieces[-1] is not piece:
+                pieces.append(piece)
+        return soft_limit(np.concatenate(audio)), np.concatenate([p.durations for p in pieces])
 
     def pieces(self, tokens, tones, speed: float = 1.0, pitch_ratio: float = 1.0,
                sentences: bool = False) -> Iterator[Piece]:
-        """The token stream spoken piece by piece, each piece's audio streamed window by window (raw vocoder
-        output: callers gain and limit it). A stream longer than the encoder takes is cut at pauses, and
-        ``sentences`` also cuts after every sentence (the first audio then waits for one sentence, not the
-        text); every piece after the first gets the <sil> it was trained to start with, given zero frames, so
-        the pieces' durations line up with ``tokens``."""
+        """The token stream spoken piece by piece, each piece's vocoder windows as they decode (``piece_audio``
+        makes their audio: raw vocoder output, which callers gain and limit). A stream longer than the encoder
+        takes is cut at pauses, and ``sentences`` also cuts after every sentence (the first audio then waits for
+        one sentence, not the text); every piece after the first gets the <sil> it was trained to start with,
+        given zero frames, so the pieces' durations line up with ``tokens``."""
         check_speed(speed)
         inventory = load_inventory()
         tokens, tones = np.asarray(tokens, np.int64), np.asarray(tones, np.int64)
@@ -389,13 +415,14 @@ class Voice:
             t = np.concatenate([[inventory.id(SIL)] * lead, tokens[start:stop]]).astype(np.int64)
             z = np.concatenate([[0] * lead, tones[start:stop]]).astype(np.int64)
             frames, position, own = self.encode_tokens(t, z, speed, silent_lead=lead)
-            yield Piece(start, own[lead:], self.audio_chunks(frames, position, pitch_ratio))
+            yield Piece(start, own[lead:], self.window_inputs(frames, position, pitch_ratio))
 
 
 @dataclass
 class Piece:
-    """One piece of a long token stream: where it starts, its frames per token, its audio as it comes."""
+    """One piece of a long token stream: where it starts, its frames per token, its vocoder windows as they
+    decode."""
 
     start: int  # index of its first token in the whole stream
     durations: np.ndarray
-    chunks: Iterator[np.ndarray]
+    windows: Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]
