@@ -95,14 +95,17 @@ def test_windows_vocoded_at_once_give_the_same_stream_in_order(voice):
     parallel = Voice.load(threads=2, warmup=False, cache_bytes=0)
     try:
         assert parallel.workers == 2
-        one = list(voice.synthesize(long_text))
+        one = list(voice.synthesize(long_text))  # nine sentences: windows in flight span them
         two = list(parallel.synthesize(long_text))
+        spoken, spoken_parallel = voice.speak(long_text), parallel.speak(long_text)
     finally:
         parallel.close()
     assert len(one) == len(two) > 6
     for a, b in zip(one, two):
         np.testing.assert_array_equal(a.audio, b.audio)
         assert (a.start, a.syllables) == (b.start, b.syllables)
+    np.testing.assert_array_equal(spoken.audio, spoken_parallel.audio)
+    np.testing.assert_array_equal(spoken.durations, spoken_parallel.durations)
 
 
 def test_a_consumer_that_stops_early_leaves_nothing_running():
