@@ -7,7 +7,7 @@ holds it equal to ToJyutping on held-out text."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
 DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, comma-separated (one line a word)
@@ -74,11 +74,9 @@ class SortedWords:
 class WordDictionary:
     """Word -> per-character readings; ``readings(text)`` segments by greedy longest match, left to right."""
 
-    def __init__(self, words: SortedWords, overlay: dict[str, str] | None = None,
-                 layered_words: frozenset[str] = frozenset()):
+    def __init__(self, words: SortedWords, overlay: dict[str, str] | None = None):
         self.words = words
         self.overlay = overlay or {}  # word -> readings, comma-separated: decides over the file
-        self.layered_words = layered_words  # words a lexicon added or read differently from ToJyutping
         self._overlay_by_char: dict[str, dict[str, str]] = {}
         for word, reading in self.overlay.items():
             self._overlay_by_char.setdefault(word[0], {})[word] = reading
@@ -89,8 +87,13 @@ class WordDictionary:
         if not lexicon:
             return self
         over = {w: r.replace(" ", ",") for w, r in lexicon.items()}
-        changed = frozenset(w for w, r in over.items() if self.get(w) != r)  # where the lexicon decides
-        return WordDictionary(self.words, {**self.overlay, **over}, self.layered_words | changed)
+        return WordDictionary(self.words, {**self.overlay, **over})
+
+    @cached_property
+    def layered_words(self) -> frozenset[str]:
+        """Words the overlay adds or reads differently from the file (ToJyutping): where a lexicon decides.
+        Worked out on first use: it looks up every overlay word (4 ms of a start-up that may never ask)."""
+        return frozenset(w for w, r in self.overlay.items() if self.words.starting_with(w[0]).get(w) != r)
 
     def get(self, word: str) -> str | None:
         """The word's readings, comma-separated, or None when it is not a word here."""
