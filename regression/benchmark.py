@@ -137,7 +137,8 @@ def in_process(repeats: int = 10) -> dict:
 def server(clients: tuple[int, ...] = (1, 4, 16), rounds: int = 2) -> dict:
     """Throughput (seconds of audio per second) and TTFB of `cantoedge serve` at several concurrent clients,
     with dynamic batching (5 ms) and without. Each client keeps one connection (a warm-up round opens it), as a
-    real client library does; the voice runs one onnxruntime thread per call, as measured fastest above."""
+    real client library does; the voice as `cantoedge serve` loads it by default (each request vocodes a window
+    per core at once, one onnxruntime thread a call)."""
     import httpx
 
     from cantoedge.runtime.server import ServerSettings, create_app, serving_in_thread
@@ -146,7 +147,7 @@ def server(clients: tuple[int, ...] = (1, 4, 16), rounds: int = 2) -> dict:
     body = {"model": "m", "voice": "v", "input": OURS_LONG, "response_format": "pcm"}
     results = {}
     for label, window in (("batched", 5.0), ("unbatched", 0.0)):
-        voice = Voice.load(threads=1, cache_bytes=0)
+        voice = Voice.load(cache_bytes=0)
         settings = ServerSettings(max_queue=64, batch_window_ms=window)
         with serving_in_thread(create_app(voice, settings)) as (url, _):
             for n in clients:
