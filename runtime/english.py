@@ -18,7 +18,6 @@ approximation of a real adaptation process, which also varies by speaker and wor
 
 from __future__ import annotations
 
-import gzip
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -202,6 +201,8 @@ def letter_to_sound(word: str) -> list[str] | None:
 @lru_cache(maxsize=1)
 def pronunciations() -> dict[str, tuple[str, ...]]:
     """The compiled dictionary: word -> ARPAbet of its first pronunciation (loaded on the first English word)."""
+    import gzip  # here: a sentence without English never needs it
+
     data = resources.files("cantoedge.runtime").joinpath("data", DATA_FILE).read_bytes()
     table = {}
     for line in gzip.decompress(data).decode("ascii").splitlines():

@@ -6,10 +6,9 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -28,6 +27,9 @@ from .limits import check_speed, check_text
 from .pieces import piece_spans
 from .speech import AudioChunk, PhraseCache, SynthesisConfig
 from .wavio import pcm16
+
+if TYPE_CHECKING:  # concurrent.futures is imported where a pool starts: 3-4 ms that one window never needs
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 SILENCE_LOG_MEL = float(np.log(AUDIO.log_floor))  # what the vocoder sees outside an utterance
 PRECISIONS = ("fp32", "int8")
@@ -306,6 +308,8 @@ class Voice:
     def pool(self) -> ThreadPoolExecutor:
         """The threads that vocode windows when ``workers`` > 1, started on first use."""
         if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="cantoedge-vocoder")
         return self._pool
 

@@ -49,6 +49,25 @@ def test_device_subcommands_import_no_build_side_code(argv):
         assert json.loads(proc.stdout)["jyutping"][:2] == ["nei5", "hou2"]
 
 
+# what a short `say` on one thread has no use for: the server stack, the other subcommands, the thread pool of
+# windows in flight, the English dictionary's gzip, FLAC; each cost milliseconds of every start when imported
+SAY_NEVER_IMPORTS = ("starlette", "uvicorn", "prometheus_client", "httpx", "cantoedge.runtime.server",
+                     "cantoedge.runtime.batcher", "cantoedge.runtime.triton", "cantoedge.runtime.flac",
+                     "cantoedge.scripts.serve_cmd", "cantoedge.scripts.g2p_cmd", "cantoedge.scripts.regress_cmd",
+                     "cantoedge.regression", "concurrent.futures", "gzip", "logging.handlers")
+
+
+def test_say_imports_nothing_it_does_not_need(tmp_path):
+    snippet = BLOCKER.replace("sys.exit(main(sys.argv[1:]))", "code = main(sys.argv[1:])\n"
+                              "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\nsys.exit(code)")
+    proc = subprocess.run([sys.executable, "-c", snippet, "say", "你好", "-o", str(tmp_path / "a.wav"), "--threads",
+                           "1"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(proc.stderr.split())
+    assert "onnxruntime" in loaded and "cantoedge.runtime.synth" in loaded  # the list below is not vacuous
+    assert sorted(m for m in loaded if m.startswith(SAY_NEVER_IMPORTS)) == []
+
+
 def test_tone_eval_runs_with_build_side_blocked(tiny_corpus):
     proc = subprocess.run([sys.executable, "-c", BLOCKER, "regress", "tone-eval", "--corpus", str(tiny_corpus),
                            "--split", "val", "--json"], capture_output=True, text=True, timeout=300)
