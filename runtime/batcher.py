@@ -30,14 +30,18 @@ class BatchingRunner(Runner):
     concurrent_calls = True  # concurrent calls are what it gathers
 
     def __init__(self, inner: Runner, window_ms: float = 5.0, max_batch: int = 8,
-                 active: Callable[[], int] = lambda: 2, on_batch: Callable[[int], None] | None = None):
+                 active: Callable[[], int] = lambda: 2, on_batch: Callable[[int], None] | None = None,
+                 threads: int = 1):
+        """``threads`` batches at once (each gathers its own), for a runner that takes concurrent calls."""
         self.inner, self.window_s, self.max_batch = inner, window_ms / 1000.0, max_batch
         self.spec, self.info, self.precision = inner.spec, inner.info, inner.precision
         self.backend, self.inputs, self.outputs = inner.backend, inner.inputs, inner.outputs
         self.active, self.on_batch = active, on_batch
         self._queue: queue.Queue[_Call | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._loop, name=f"batcher-{self.spec.name}", daemon=True)
-        self._thread.start()
+        self._threads = [threading.Thread(target=self._loop, name=f"batcher-{self.spec.name}-{i}", daemon=True)
+                         for i in range(threads if inner.concurrent_calls else 1)]
+        for thread in self._threads:
+            thread.start()
 
     def infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         self.check_feeds(feeds)
@@ -69,23 +73,28 @@ class BatchingRunner(Runner):
 
     def _loop(self) -> None:
         while (first := self._queue.get()) is not None:
-            batch = self._gather(first)
-            sizes = [len(next(iter(c.feeds.values()))) for c in batch]
-            try:
-                stacked = {name: np.concatenate([c.feeds[name] for c in batch]) for name in self.spec.inputs}
-                out = self.inner.infer(stacked)
-                bounds = np.cumsum([0, *sizes])
-                for c, a, b in zip(batch, bounds, bounds[1:]):
-                    c.result = {name: value[a:b] for name, value in out.items()}
-            except BaseException as exc:  # every caller of the batch hears of it
-                for c in batch:
-                    c.error = exc
-            if self.on_batch:
-                self.on_batch(len(batch))
+            self._run(self._gather(first))
+        self._queue.put(None)  # closing: the other threads see it too
+
+    def _run(self, batch: list[_Call]) -> None:
+        """One batched call; each caller gets its rows of the outputs, or the error."""
+        sizes = [len(next(iter(c.feeds.values()))) for c in batch]
+        try:
+            stacked = {name: np.concatenate([c.feeds[name] for c in batch]) for name in self.spec.inputs}
+            out = self.inner.infer(stacked)
+            bounds = np.cumsum([0, *sizes])
+            for c, a, b in zip(batch, bounds, bounds[1:]):
+                c.result = {name: value[a:b] for name, value in out.items()}
+        except BaseException as exc:  # every caller of the batch hears of it
             for c in batch:
-                c.done.set()
+                c.error = exc
+        if self.on_batch:
+            self.on_batch(len(batch))
+        for c in batch:
+            c.done.set()
 
     def close(self) -> None:
         self._queue.put(None)
-        self._thread.join(timeout=10)
+        for thread in self._threads:
+            thread.join(timeout=10)
         self.inner.close()

@@ -155,7 +155,8 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
     if batching:  # the app owns the voice from here: its decoder and vocoder batch across requests
         for name in ("decoder", "vocoder"):
             setattr(voice, name, BatchingRunner(getattr(voice, name), settings.batch_window_ms, settings.max_batch,
-                                                active=lambda: in_progress[0], on_batch=metrics.batch.observe))
+                                                active=lambda: in_progress[0], on_batch=metrics.batch.observe,
+                                                threads=voice.workers))
     lock = threading.Lock() if not batching else contextlib.nullcontext()  # without batching: one step at a time
 
     def error(endpoint: str, exc: ApiError) -> JSONResponse:

@@ -55,3 +55,41 @@ def test_a_lone_caller_runs_alone_and_errors_reach_every_caller(voice):
     bad = {"frames": f[:, :, :3], "position": p}  # the graph itself refuses this shape: its caller hears why
     with pytest.raises(RuntimeError, match="could not run the decoder graph"):
         batcher.infer(bad)
+
+
+def test_two_batches_run_at_once_on_a_runner_that_takes_concurrent_calls(voice):
+    running, most = [0], [0]
+    lock, release = threading.Lock(), threading.Event()
+
+    class Slow:  # holds every call until two are in progress (or a second never comes)
+        concurrent_calls = True
+        spec, info, precision = voice.decoder.spec, voice.decoder.info, voice.decoder.precision
+        backend, inputs, outputs = "fake", (), ()
+
+        def infer(self, feeds):
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+                if running[0] == 2:
+                    release.set()
+            release.wait(timeout=1)  # one thread: the second call waits for the first, which gives up
+            with lock:
+                running[0] -= 1
+            return {"mel": feeds["frames"], "f0": feeds["position"]}
+
+        def close(self):
+            pass
+
+    frames, position, _ = voice.encode(voice.frontend("你好"))
+    f, p, _ = next(voice.decoder_inputs(frames, position))
+    for threads, expected in ((2, 2), (1, 1)):
+        running[0] = most[0] = 0
+        release.clear()
+        batcher = BatchingRunner(Slow(), window_ms=0, max_batch=1, active=lambda: 2, threads=threads)
+        callers = [threading.Thread(target=batcher.infer, args=({"frames": f, "position": p},)) for _ in range(2)]
+        for t in callers:
+            t.start()
+        for t in callers:
+            t.join(timeout=15)
+        batcher.close()
+        assert most[0] == expected and not any(t.is_alive() for t in batcher._threads)
