@@ -101,3 +101,20 @@ def test_say_without_graphs_or_text_is_a_clear_error(tiny_graphs, tmp_path, caps
         main(["say", "   ", "-o", str(tmp_path / "x.wav"), "--graphs", str(tiny_graphs)])
     assert exit_.value.code == 2 and "empty text" in capsys.readouterr().err
     assert not (tmp_path / "x.wav").exists()
+
+
+@pytest.mark.parametrize("extra, says", [([], "no batching"), (["--batch-window-ms", "7"], "batching windows 7 ms")])
+def test_serve_batches_on_cpu_only_when_asked(extra, says):
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "cantoedge.scripts.cli", "serve", "--port", str(port),
+                             "--threads", "1", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "windows at once per request: 1" in line and says in line, line
