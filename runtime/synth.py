@@ -100,7 +100,8 @@ class Voice:
     ``threads``: the cores one synthesis may use (default: this machine's, at most DEFAULT_MAX_WORKERS). They
     vocode that many windows at once, each call on one onnxruntime thread: measured on 2 cores, a window's
     graph gained nothing from a second intra-op thread (RTF 0.0091 and 0.0097; 0.016-0.019 with onnxruntime's
-    spinning workers), while two windows at once took the whole INT8 voice from 0.0091 to 0.0063-0.0068."""
+    spinning workers), while two windows at once took a text of two long sentences from 0.0091 to
+    0.0063-0.0068 (short sentences gain less: 5-23 %)."""
 
     def __init__(self, graph_dir: Path, precision: str = "fp32", threads: int | None = None,
                  frontend: Frontend | None = None, float_graphs_allowed: bool = False):
