@@ -37,11 +37,15 @@ class ContourConfig:
     shape_weight: float = 1.0  # weight of the within-token shape loss (semitones squared)
     max_deviation_st: float = 6.0  # voiced frames further than this from the utterance's median are tracker errors
     tone_set_bases: int = 0  # also train on this many common syllables in all six tones (datasets/tonesets.py)
+    yin_threshold: float = 0.0  # > 0: F0 tracked again from the audio with this YIN threshold (0: the corpus's)
 
     def __post_init__(self) -> None:
         if not (self.shape_weight >= 0 and self.max_deviation_st > 0 and self.tone_set_bases >= 0):
             raise ValueError("contour.shape_weight and contour.tone_set_bases must be >= 0, "
                              "contour.max_deviation_st > 0")
+        if not 0 <= self.yin_threshold < 1:
+            raise ValueError(f"contour.yin_threshold must lie in 0..1 (0: the corpus's own F0), got "
+                             f"{self.yin_threshold}")
 
 
 @dataclass(frozen=True)

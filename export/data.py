@@ -11,6 +11,7 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset, Sampler
 
+from cantoedge.regression.pitch import PitchParams, yin
 from cantoedge.runtime.excitation import vocoder_pitch, voiced_f0
 from cantoedge.runtime.manifest import Record, load_features
 from cantoedge.runtime.wavio import read_wav
@@ -85,15 +86,20 @@ class AcousticDataset(Dataset):
     """Token and frame targets from the corpus; with ``max_deviation_st`` the F0 track is cleaned first."""
 
     def __init__(self, corpus_dir: Path, records: list[Record], norm: Normaliser,
-                 max_deviation_st: float | None = None):
+                 max_deviation_st: float | None = None, yin_threshold: float = 0.0):
         self.corpus_dir, self.records, self.norm = Path(corpus_dir), records, norm
         self.max_deviation_st = max_deviation_st
+        self.yin_threshold = yin_threshold
+        self._tracks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # index -> re-tracked (f0, voiced)
 
     def __len__(self) -> int:
         return len(self.records)
 
     def __getitem__(self, index: int) -> dict:
-        feats = load_features(self.corpus_dir, self.records[index % len(self.records)])
+        index %= len(self.records)
+        feats = load_features(self.corpus_dir, self.records[index])
+        if self.yin_threshold > 0:
+            feats = {**feats, **dict(zip(("f0", "voiced"), self._retracked(index, feats["f0"].size)))}
         if self.max_deviation_st is not None:
             feats = {**feats, "voiced": clean_voicing(feats["f0"], feats["voiced"], self.max_deviation_st)}
         pitch, voiced, energy = token_targets(feats, self.norm)
@@ -104,6 +110,19 @@ class AcousticDataset(Dataset):
                 "pitch": torch.from_numpy(pitch), "voiced": torch.from_numpy(voiced),
                 "energy": torch.from_numpy(energy), "mel": torch.from_numpy(feats["mel"]),
                 "frame_f0": torch.from_numpy(log_f0), "frame_voiced": torch.from_numpy(frame_voiced)}
+
+
+    def _retracked(self, index: int, n_frames: int) -> tuple[np.ndarray, np.ndarray]:
+        """The utterance's F0 and voicing tracked again from its audio with ``yin_threshold`` (once per run):
+        the corpus's YIN at 0.2 voices 44 % of the frames of 30 training utterances with j- syllables that pYIN
+        voices 76 % of; at 0.35 it voices 63 %, with as few octave errors (2 %, which cleaning removes)."""
+        if index not in self._tracks:
+            audio, _ = read_wav(self.corpus_dir / self.records[index].wav)
+            f0, voiced = yin(audio, pitch=PitchParams(threshold=self.yin_threshold))
+            if f0.size != n_frames:
+                raise ValueError(f"{self.records[index].wav}: {f0.size} frames tracked, its features have {n_frames}")
+            self._tracks[index] = f0.astype(np.float32), voiced
+        return self._tracks[index]
 
 
 def collate_acoustic(items: list[dict]) -> dict:

@@ -216,7 +216,7 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
             bases = common_bases((s for r in records for s in r.jyutping), run.contour.tone_set_bases)
             records = records + render_tone_sets(out_dir / "tone_sets", bases, progress)
         task = ContourTask(run, norm)
-        dataset = AcousticDataset(corpus_dir, records, norm, run.contour.max_deviation_st)
+        dataset = AcousticDataset(corpus_dir, records, norm, run.contour.max_deviation_st, run.contour.yin_threshold)
         collate = collate_acoustic
         extra = {"normaliser": norm.to_dict(), "distilled": bool(init_meta.get("distilled", False)),
                  "contour": dict(run.contour.__dict__)}

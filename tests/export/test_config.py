@@ -17,6 +17,8 @@ def test_the_bundled_contour_stage_reads_and_starts_from_the_stage_two_student()
     ("shape_weight = -1.0", "must be >= 0"),
     ("max_deviation_st = 0.0", "max_deviation_st > 0"),
     ("tone_set_bases = -5", "must be >= 0"),
+    ("yin_threshold = 1.5", r"yin_threshold must lie in 0\.\.1"),
+    ("yin_threshold = -0.1", r"yin_threshold must lie in 0\.\.1"),
     ("shape_wieght = 1.0", r"unknown \[contour\] settings: \['shape_wieght'\]"),
 ])
 def test_bad_contour_settings_are_refused_by_name(contour, message):

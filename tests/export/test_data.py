@@ -2,7 +2,9 @@
 
 import numpy as np
 
-from cantoedge.export.data import clean_voicing
+from cantoedge.export.data import AcousticDataset, Normaliser, clean_voicing
+from cantoedge.regression.pitch import PitchParams
+from cantoedge.runtime.manifest import load_features, read_manifest
 
 
 def test_clean_voicing_unvoices_octave_errors_and_keeps_the_contour():
@@ -13,3 +15,20 @@ def test_clean_voicing_unvoices_octave_errors_and_keeps_the_contour():
     assert kept.tolist() == [False, False, True, True, True, True, False, False, False]
     assert voiced.tolist()[1] is True  # the input is not changed in place
     assert clean_voicing(f0, np.zeros(9, bool), 6.0).tolist() == [False] * 9
+
+
+def test_the_contour_stage_can_track_f0_again_from_the_audio(tiny_corpus):
+    records = [r for r in read_manifest(tiny_corpus) if r.split == "train"][:4]
+    norm = Normaliser.from_corpus(tiny_corpus, records)
+    same = AcousticDataset(tiny_corpus, records, norm, yin_threshold=PitchParams().threshold)
+    looser = AcousticDataset(tiny_corpus, records, norm, yin_threshold=0.35)
+    voiced = {"corpus": 0, "looser": 0}
+    for i, record in enumerate(records):
+        feats = load_features(tiny_corpus, record)
+        f0, v = same._retracked(i, feats["f0"].size)  # the corpus's own tracker and threshold: its own track
+        np.testing.assert_array_equal(v, feats["voiced"])
+        np.testing.assert_allclose(f0, feats["f0"], rtol=1e-6)
+        voiced["corpus"] += int(feats["voiced"].sum())
+        voiced["looser"] += int(looser[i]["frame_voiced"].sum())
+        assert looser[i]["mel"].shape == same[i]["mel"].shape  # only F0 and voicing change
+    assert voiced["looser"] > voiced["corpus"]
