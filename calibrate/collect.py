@@ -50,8 +50,8 @@ def observed_tensors(model) -> list[str]:
 
 def _observing_session(model, names: list[str]):
     """A session whose outputs are ``names``: the graph with every one of them exposed. One intra-op thread:
-    onnxruntime's float results change in their last bits with the thread count (measured on the encoder), so
-    ranges computed with its default, the machine's cores, differed from machine to machine."""
+    onnxruntime's float results can change in their last bits with the thread count (the voice's calibration
+    feeds did), so ranges computed with its default, the machine's cores, could differ between machines."""
     import onnx
     import onnxruntime as ort
 

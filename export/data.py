@@ -111,7 +111,6 @@ class AcousticDataset(Dataset):
                 "energy": torch.from_numpy(energy), "mel": torch.from_numpy(feats["mel"]),
                 "frame_f0": torch.from_numpy(log_f0), "frame_voiced": torch.from_numpy(frame_voiced)}
 
-
     def _retracked(self, index: int, n_frames: int) -> tuple[np.ndarray, np.ndarray]:
         """The utterance's F0 and voicing tracked again from its audio with ``yin_threshold`` (once per run):
         the corpus's YIN at 0.2 voices 44 % of the frames of 30 training utterances with j- syllables that pYIN
