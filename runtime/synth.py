@@ -290,7 +290,7 @@ class Voice:
                 if self.workers == 1:
                     yield tag, self.vocode_window(*inputs)
                     continue
-                pending.append((tag, self.pool().submit(self.vocode_window, *inputs)))
+                pending.append((tag, self._window_pool().submit(self.vocode_window, *inputs)))
                 if len(pending) >= self.workers:
                     oldest, future = pending.popleft()
                     yield oldest, future.result()
@@ -306,7 +306,7 @@ class Voice:
         windows vocode."""
         return self.vocoded((piece, inputs) for piece in pieces for inputs in piece.windows)
 
-    def pool(self) -> ThreadPoolExecutor:
+    def _window_pool(self) -> ThreadPoolExecutor:
         """The threads that vocode windows when ``workers`` > 1, started on first use."""
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
