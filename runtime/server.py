@@ -157,6 +157,9 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
             setattr(voice, name, BatchingRunner(getattr(voice, name), settings.batch_window_ms, settings.max_batch,
                                                 active=lambda: in_progress[0], on_batch=metrics.batch.observe,
                                                 threads=voice.workers))
+        # each request's thread calls the batchers itself: a request's own window pool (shared by all of them)
+        # would let only its few threads call at once and cap every vocoder batch at that many windows
+        voice.workers = 1
     lock = threading.Lock() if not batching else contextlib.nullcontext()  # without batching: one step at a time
 
     def error(endpoint: str, exc: ApiError) -> JSONResponse:

@@ -226,3 +226,23 @@ def test_flac_streams_and_decodes_to_the_same_samples(server, reference):
     decoded, rate = soundfile.read(io.BytesIO(bytes(data)), dtype="int16")
     assert rate == 22050
     np.testing.assert_array_equal(decoded, expected)
+
+
+def test_batching_lets_every_request_thread_call_the_batchers():
+    """A request's own window pool, shared by all requests, would let only its few threads reach the vocoder's
+    batcher at once and cap every batch at that many windows; with batching each request calls it directly."""
+    from cantoedge.runtime.batcher import BatchingRunner
+
+    voice = Voice.load(threads=2, warmup=False, cache_bytes=0)
+    try:
+        create_app(voice, ServerSettings(batch_window_ms=5.0))
+        assert voice.workers == 1 and isinstance(voice.vocoder, BatchingRunner)
+        assert len(voice.vocoder._threads) == 2  # batches run two at once instead, on the two cores asked for
+    finally:
+        voice.close()
+    unbatched = Voice.load(threads=2, warmup=False, cache_bytes=0)
+    try:
+        create_app(unbatched, ServerSettings(batch_window_ms=0.0))
+        assert unbatched.workers == 2  # one request's step at a time, its windows on both cores
+    finally:
+        unbatched.close()
