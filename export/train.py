@@ -150,6 +150,27 @@ def _widened(old: dict[str, torch.Tensor], new: dict[str, torch.Tensor]) -> dict
     return out
 
 
+def _narrowed(old: dict[str, torch.Tensor], new: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """An earlier stage's weights for a model whose ConvNeXt blocks have fewer hidden units (a slimmer vocoder):
+    each block keeps its most important units, |pw1 row| · |pw2 column| (structured pruning; ties by index, so
+    the same checkpoint always gives the same start), in their original order; fine-tuning recovers the rest."""
+    out = dict(old)
+    for name, w in old.items():
+        if not name.endswith(".pw1.weight"):
+            continue
+        prefix = name[: -len("pw1.weight")]
+        target = new.get(name)
+        if target is None or target.shape[1] != w.shape[1] or target.shape[0] >= w.shape[0]:
+            continue
+        outgoing = old[prefix + "pw2.weight"]
+        importance = w.norm(dim=1) * outgoing.norm(dim=0)
+        keep = torch.sort(torch.argsort(importance, descending=True, stable=True)[: target.shape[0]]).values
+        out[name] = w[keep].clone()
+        out[prefix + "pw1.bias"] = old[prefix + "pw1.bias"][keep].clone()
+        out[prefix + "pw2.weight"] = outgoing[:, keep].clone()
+    return out
+
+
 def _identity(run: RunConfig) -> str:
     """What a snapshot must share with the run resuming it: everything but the step budget."""
     train = {k: v for k, v in run.train.__dict__.items() if k != "max_steps"}
@@ -240,7 +261,8 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
     if init is not None:
         if start is None:
             start, _ = load_model(init)
-        missing, unexpected = task.model.load_state_dict(_widened(start.state_dict(), task.model.state_dict()),
+        target = task.model.state_dict()
+        missing, unexpected = task.model.load_state_dict(_narrowed(_widened(start.state_dict(), target), target),
                                                          strict=False)
         if unexpected:
             raise ValueError(f"{init} has weights this model does not ({', '.join(unexpected[:5])}...): "

@@ -63,8 +63,8 @@ feature_weight = 0.1
 
 
 def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp_path):
-    """The one reproduction command, with tiny configs: two stages of three runs and the student's contour
-    stage, then an installed voice whose student is the contour stage's (its encoder untouched) and under an
+    """The one reproduction command, with tiny configs: two stages of three runs, the student's contour stage and
+    the slim vocoder, then an installed voice whose student is the contour stage's (its encoder untouched) and under an
     eighth of the teacher; a second call resumes (nothing left to train) and installs the same files."""
     from trainkit import TINY_TEACHER, TINY_VOCODER
 
@@ -78,12 +78,16 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     contour = MICRO_STUDENT.replace("[train]\n", '[train]\ninit = "student_pitch"\n').replace(
         "[distil]\nfeature_weight = 0.1\n", "[contour]\nshape_weight = 8.0\ntone_set_bases = 1\n")
     configs["student_contour"] = parse_config(contour, "student_contour")
+    slim = TINY_VOCODER.replace("hidden = 32", "hidden = 16").replace("[train]\n", '[train]\ninit = "vocoder_pitch"\n')
+    configs["vocoder_slim"] = parse_config(slim, "vocoder_slim")
     out = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs)
     info = json.loads(out.info.read_text())
     assert info["student"]["share_of_teacher"] <= 1 / 8 and info["teacher"]["steps"] == 24
     assert {p.name for p in (tmp_path / "runs").iterdir()} == {*stage1, *(f"{n}_pitch" for n in stage1),
-                                                                "student_contour"}
+                                                                "student_contour", "vocoder_slim"}
     assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_contour" / "model.safetensors").read_bytes()
+    assert out.vocoder.read_bytes() == (tmp_path / "runs" / "vocoder_slim" / "model.safetensors").read_bytes()
+    assert info["vocoder"]["config"]["hidden"] == 16  # half of stage 2's units, kept by importance
     tuned, meta = load_model(out.acoustic)
     before, _ = load_model(tmp_path / "runs" / "student_pitch" / "model.safetensors")
     assert meta["contour"]["shape_weight"] == 8.0 and meta["distilled"] is True

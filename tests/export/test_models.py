@@ -90,6 +90,35 @@ def test_a_decoder_with_position_powers_starts_from_a_narrower_one_as_the_same_f
         assert not torch.allclose(narrow.decoder(frames, position)[1], wide.decoder(frames, position)[1])
 
 
+def test_a_slimmer_vocoder_starts_from_its_wider_stage_keeping_each_blocks_strongest_units():
+    """The slim vocoder stage halves every block's hidden units: it keeps the units that carry the most
+    (|pw1 row| · |pw2 column|), so units that do nothing are dropped without changing the output at all, and
+    the choice is the same on every run."""
+    from dataclasses import replace
+
+    from cantoedge.export.train import _narrowed
+
+    cfg = VocoderConfig(dim=16, hidden=12, layers=2, kernel=3, harmonics=True)
+    torch.manual_seed(6)
+    wide = Vocoder(cfg).eval()
+    dead = torch.tensor([1, 4, 5, 8, 10, 11])  # six of each block's twelve units silenced on the way out
+    with torch.no_grad():
+        for block in wide.blocks:
+            block.pw2.weight[:, dead] = 0.0
+            block.gamma.fill_(0.5)
+    slim = Vocoder(replace(cfg, hidden=6)).eval()
+    state = _narrowed(wide.state_dict(), slim.state_dict())
+    slim.load_state_dict(state)
+    assert torch.equal(state["blocks.0.pw1.weight"], wide.blocks[0].pw1.weight[[0, 2, 3, 6, 7, 9]])
+    mel, f0 = torch.randn(1, cfg.n_mels, 20), torch.full((1, 20), 120.0)
+    with torch.no_grad():
+        torch.testing.assert_close(slim.trunk(mel, f0), wide.trunk(mel, f0), rtol=0, atol=1e-6)
+    again = _narrowed(wide.state_dict(), slim.state_dict())
+    assert all(torch.equal(again[k], v) for k, v in state.items())
+    same_width = _narrowed(wide.state_dict(), wide.state_dict())
+    assert all(torch.equal(same_width[k], v) for k, v in wide.state_dict().items())
+
+
 def test_student_is_at_most_an_eighth_of_the_teacher():
     from cantoedge.export.config import load_config
 
