@@ -262,8 +262,14 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         if start is None:
             start, _ = load_model(init)
         target = task.model.state_dict()
-        missing, unexpected = task.model.load_state_dict(_narrowed(_widened(start.state_dict(), target), target),
-                                                         strict=False)
+        adapted = _narrowed(_widened(start.state_dict(), target), target)
+        other = [f"{k}: {'x'.join(map(str, w.shape))} there, {'x'.join(map(str, target[k].shape))} here"
+                 for k, w in adapted.items() if k in target and w.shape != target[k].shape]
+        if other:
+            raise ValueError(f"{init} has weights of other shapes than this model ({other[0]}; {len(other)} in all): "
+                             "a later stage may only add input columns or keep fewer of a block's hidden units; "
+                             "start from a checkpoint of the same widths")
+        missing, unexpected = task.model.load_state_dict(adapted, strict=False)
         if unexpected:
             raise ValueError(f"{init} has weights this model does not ({', '.join(unexpected[:5])}...): "
                              "it is a different architecture")

@@ -80,6 +80,24 @@ def test_student_without_teacher_and_damaged_checkpoint_are_clear_errors(tiny_co
         load_model(bad)
 
 
+def test_a_stage_from_a_checkpoint_of_other_widths_is_one_clear_line(tiny_vocoder, tiny_corpus, tmp_path):
+    """A later stage may keep fewer of a block's hidden units (the slim vocoder) but not change the model's width:
+    that is refused in one line before any training, not torch's list of every mismatched tensor."""
+    from trainkit import TINY_VOCODER
+
+    (tmp_path / "vocoder_pitch").mkdir()
+    (tmp_path / "vocoder_pitch" / "model.safetensors").write_bytes(tiny_vocoder.read_bytes())
+    config = tmp_path / "wide.toml"
+    wider = TINY_VOCODER.replace("dim = 16", "dim = 24")
+    config.write_text(wider.replace("[train]\n", '[train]\ninit = "vocoder_pitch"\n'))
+    proc = subprocess.run(_cmd("train", "vocoder", "--config", str(config), "--corpus", str(tiny_corpus),
+                               "--out", str(tmp_path / "wide"), "--quiet"), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1
+    assert "other shapes than this model (embed.weight: 16x80x7 there, 24x80x7 here" in proc.stderr
+    assert not (tmp_path / "wide" / "model.safetensors").exists()
+
+
 def test_resuming_with_another_config_is_refused(teacher_run, tiny_corpus, tmp_path):
     config, _ = teacher_run
     out = tmp_path / "run"
