@@ -81,12 +81,19 @@ def parse_config(text: str, name: str) -> RunConfig:
     return RunConfig(name, kind, model, train, dict(data.get("distil", {})), contour)
 
 
+def bundled_configs() -> list[str]:
+    """The names of the configs in export/configs/."""
+    folder = resources.files("cantoedge.export").joinpath("configs")
+    return sorted(ref.name.removesuffix(".toml") for ref in folder.iterdir() if ref.name.endswith(".toml"))
+
+
 def load_config(name_or_path: str | Path) -> RunConfig:
-    """A bundled config by name (teacher, student, vocoder) or a TOML file."""
+    """A bundled config by name (teacher, student, vocoder_slim, ...) or a TOML file."""
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
+    if path.is_file():
         return parse_config(path.read_text("utf-8"), path.stem)
     ref = resources.files("cantoedge.export").joinpath(f"configs/{name_or_path}.toml")
-    if not ref.is_file():
-        raise ValueError(f"no config {name_or_path!r}: give a .toml path or one of teacher, student, vocoder")
+    if path.suffix == ".toml" or not ref.is_file():
+        raise ValueError(f"no config {str(name_or_path)!r}: give an existing .toml file or the name of a bundled one "
+                         f"({', '.join(bundled_configs())})")
     return parse_config(ref.read_text("utf-8"), str(name_or_path))

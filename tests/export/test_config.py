@@ -31,3 +31,18 @@ def test_a_contour_stage_needs_a_pitch_carrying_acoustic_model():
         parse_config(ACOUSTIC.format(pitch="false", contour="shape_weight = 1.0"), "flat")
     with pytest.raises(ValueError, match="frame_pitch = true"):
         parse_config('kind = "vocoder"\n[contour]\nshape_weight = 1.0\n', "voc")
+
+
+def test_a_missing_config_names_the_bundled_ones(tmp_path, monkeypatch):
+    """A mistyped name or a missing file is one clear error listing what exists (not an OSError), and a folder
+    named like a bundled config does not shadow it."""
+    from cantoedge.export.config import bundled_configs
+
+    assert {"teacher", "vocoder_pitch", "vocoder_slim", "student_contour"} <= set(bundled_configs())
+    for wrong in ("vocoder_slimm", str(tmp_path / "nope.toml")):
+        with pytest.raises(ValueError, match=r"no config .*vocoder_slim"):
+            load_config(wrong)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "teacher").mkdir()
+    teacher = load_config("teacher")  # the bundled one, not the folder
+    assert teacher.kind == "acoustic" and teacher.train.max_steps == 4000
