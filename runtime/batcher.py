@@ -58,7 +58,10 @@ class BatchingRunner(Runner):
 
     def _gather(self, first: _Call) -> list[_Call]:
         batch = [first]
-        deadline = time.monotonic() + (self.window_s if self.active() > 1 else 0.0)
+        alone = self.active() <= 1
+        if alone and len(self._threads) > 1:  # a lone request's windows run side by side on the loop threads
+            return batch                      # (as unbatched), not stacked into one call on one of them
+        deadline = time.monotonic() + (0.0 if alone else self.window_s)
         while len(batch) < self.max_batch:
             try:
                 item = self._queue.get(timeout=max(deadline - time.monotonic(), 0.0)) \

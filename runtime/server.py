@@ -157,9 +157,10 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
             setattr(voice, name, BatchingRunner(getattr(voice, name), settings.batch_window_ms, settings.max_batch,
                                                 active=lambda: in_progress[0], on_batch=metrics.batch.observe,
                                                 threads=voice.workers))
-        # each request's thread calls the batchers itself: a request's own window pool (shared by all of them)
-        # would let only its few threads call at once and cap every vocoder batch at that many windows
-        voice.workers = 1
+        # each request keeps its windows in flight (a lone request vocodes as fast as unbatched), and the window
+        # pool they share gets enough threads for every batcher to gather a full batch: with only ``workers``
+        # threads it let that few windows reach the vocoder's batcher at once and capped every batch there
+        voice.pool_threads = voice.workers * settings.max_batch
     lock = threading.Lock() if not batching else contextlib.nullcontext()  # without batching: one step at a time
 
     def error(endpoint: str, exc: ApiError) -> JSONResponse:

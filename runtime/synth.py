@@ -150,6 +150,9 @@ class Voice:
         # windows at once: only where the vocoder's runner takes concurrent calls (one TensorRT context does not)
         self.workers = (threads or default_workers()) if vocoder.concurrent_calls else 1
         self._pool: ThreadPoolExecutor | None = None
+        # threads of the window pool, shared by every synthesis on this voice: a server that batches across
+        # requests sets more, so that all requests' windows can reach the batcher at once (None: ``workers``)
+        self.pool_threads: int | None = None
         enc, dec, voc = encoder.info, decoder.info, vocoder.info
         if enc.checkpoint_sha256 != dec.checkpoint_sha256:
             raise ValueError(f"{source}: encoder and decoder come from different checkpoints")
@@ -311,7 +314,8 @@ class Voice:
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
-            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="cantoedge-vocoder")
+            self._pool = ThreadPoolExecutor(max(self.workers, self.pool_threads or 0),
+                                            thread_name_prefix="cantoedge-vocoder")
         return self._pool
 
     def synthesize(self, text: str, config: SynthesisConfig | None = None) -> Iterator[AudioChunk]:

@@ -228,16 +228,18 @@ def test_flac_streams_and_decodes_to_the_same_samples(server, reference):
     np.testing.assert_array_equal(decoded, expected)
 
 
-def test_batching_lets_every_request_thread_call_the_batchers():
-    """A request's own window pool, shared by all requests, would let only its few threads reach the vocoder's
-    batcher at once and cap every batch at that many windows; with batching each request calls it directly."""
+def test_batching_gives_the_shared_window_pool_threads_for_full_batches():
+    """Every request keeps its windows in flight (a lone request vocodes as fast as unbatched), and the window
+    pool all requests share has enough threads to fill every batcher: with only the voice's own few it let that
+    many windows reach the vocoder's batcher at once and capped every batch there."""
     from cantoedge.runtime.batcher import BatchingRunner
 
     voice = Voice.load(threads=2, warmup=False, cache_bytes=0)
     try:
-        create_app(voice, ServerSettings(batch_window_ms=5.0))
-        assert voice.workers == 1 and isinstance(voice.vocoder, BatchingRunner)
-        assert len(voice.vocoder._threads) == 2  # batches run two at once instead, on the two cores asked for
+        create_app(voice, ServerSettings(batch_window_ms=5.0, max_batch=8))
+        assert voice.workers == 2 and isinstance(voice.vocoder, BatchingRunner)
+        assert len(voice.vocoder._threads) == 2  # two batches at once, on the two cores asked for
+        assert voice._window_pool()._max_workers == 16  # two batchers' worth of full batches
     finally:
         voice.close()
     unbatched = Voice.load(threads=2, warmup=False, cache_bytes=0)
