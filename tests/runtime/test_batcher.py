@@ -84,20 +84,25 @@ def slow_runner(voice, running, most):
     return Slow()
 
 
-def test_two_batches_run_at_once_on_a_runner_that_takes_concurrent_calls(voice):
-    running, most = [0], [0]
+def two_calls_at_once(voice, batcher) -> None:
+    """Two callers send one decoder window each at the same moment; the batcher is closed once both return."""
     frames, position, _ = voice.encode(voice.frontend("你好"))
     f, p, _ = next(voice.decoder_inputs(frames, position))
+    callers = [threading.Thread(target=batcher.infer, args=({"frames": f, "position": p},)) for _ in range(2)]
+    for t in callers:
+        t.start()
+    for t in callers:
+        t.join(timeout=15)
+    batcher.close()
+
+
+def test_two_batches_run_at_once_on_a_runner_that_takes_concurrent_calls(voice):
+    running, most = [0], [0]
     for threads, expected in ((2, 2), (1, 1)):
         running[0] = most[0] = 0
         batcher = BatchingRunner(slow_runner(voice, running, most), window_ms=0, max_batch=1, active=lambda: 2,
                                  threads=threads)
-        callers = [threading.Thread(target=batcher.infer, args=({"frames": f, "position": p},)) for _ in range(2)]
-        for t in callers:
-            t.start()
-        for t in callers:
-            t.join(timeout=15)
-        batcher.close()
+        two_calls_at_once(voice, batcher)
         assert most[0] == expected and not any(t.is_alive() for t in batcher._threads)
 
 
@@ -105,14 +110,7 @@ def test_a_lone_requests_windows_run_side_by_side_not_stacked_into_one_call(voic
     """With one request active its windows gain nothing from one stacked call on one loop thread: each goes to a
     loop thread of its own and they run at once, as unbatched (a batched server's lone request was 0.56x as fast)."""
     running, most, sizes = [0], [0], []
-    frames, position, _ = voice.encode(voice.frontend("你好"))
-    f, p, _ = next(voice.decoder_inputs(frames, position))
     batcher = BatchingRunner(slow_runner(voice, running, most), window_ms=500, max_batch=8, active=lambda: 1,
                              on_batch=sizes.append, threads=2)
-    callers = [threading.Thread(target=batcher.infer, args=({"frames": f, "position": p},)) for _ in range(2)]
-    for t in callers:
-        t.start()
-    for t in callers:
-        t.join(timeout=15)
-    batcher.close()
+    two_calls_at_once(voice, batcher)
     assert sizes == [1, 1] and most[0] == 2
