@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 MAX_TEXT_CHARS = 20_000  # longer text is refused before any work (a book is many requests, not one)
 SPEED_MIN, SPEED_MAX = 0.25, 4.0  # speaking rate, durations divided by it (OpenAI's speech API range)
@@ -20,3 +21,12 @@ def check_text(text: str) -> str:
     if len(text) > MAX_TEXT_CHARS:
         raise ValueError(f"text is {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,} (split it)")
     return text
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's): the most threads worth asking
+    for, and what the voice's default windows at once are counted from."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

@@ -3,7 +3,6 @@ decoder and vocoder over fixed 128-frame windows, joined seamlessly. Never impor
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params, spectrum_frames
 from .inventory import PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSES, SIL, load_inventory, syllable_index
 from .istft import overlap_add
-from .limits import check_speed, check_text
+from .limits import check_speed, check_text, usable_cores
 from .pieces import piece_spans
 from .speech import AudioChunk, PhraseCache, SynthesisConfig
 from .wavio import pcm16
@@ -39,12 +38,8 @@ DEFAULT_MAX_WORKERS = 4  # vocoder windows in flight by default: a stream needs 
 
 
 def default_workers() -> int:
-    """The cores this process may run on (a container's CPU set, not the host's), at most DEFAULT_MAX_WORKERS."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, DEFAULT_MAX_WORKERS))
+    """The cores this process may run on, at most DEFAULT_MAX_WORKERS."""
+    return min(usable_cores(), DEFAULT_MAX_WORKERS)
 
 
 @dataclass(frozen=True)

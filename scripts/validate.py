@@ -10,6 +10,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from cantoedge.runtime.limits import usable_cores
+
 
 def _number(kind: type, text: str) -> int | float:
     try:
@@ -50,8 +52,8 @@ def float_in(lo: float | None = None, hi: float | None = None) -> Callable[[str]
 
 
 def max_threads() -> int:
-    """More intra-op threads than cores only slows inference down (1000 threads ran for minutes)."""
-    return os.cpu_count() or 1
+    """More threads than usable cores only slows inference down (1000 threads ran for minutes)."""
+    return usable_cores()
 
 
 def existing_file(text: str) -> str:
