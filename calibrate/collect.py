@@ -23,13 +23,17 @@ class Utterance:
 
 def graph_inputs(voice: Voice, utterances: Iterable[Utterance]) -> dict[str, list[dict[str, np.ndarray]]]:
     """What each graph is fed on the device for these utterances: the encoder their tokens, the decoder the
-    windows of its predicted frames, the vocoder the windows of the FP32 decoder's mel and F0."""
+    windows of its predicted frames, the vocoder the windows of the FP32 decoder's mel and F0. Whole windows
+    only, as TensorRT and RKNN run every window (their caches come from these ranges): onnxruntime's short last
+    window drops only padding frames."""
     feeds: dict[str, list[dict[str, np.ndarray]]] = {"encoder": [], "decoder": [], "vocoder": []}
-    for u in utterances:
-        feeds["encoder"].append({"tokens": u.tokens.astype(np.int64)[None], "tones": u.tones.astype(np.int64)[None]})
-        frames, position, _ = voice.encode_tokens(u.tokens, u.tones)
-        feeds["decoder"].extend({"frames": f, "position": p} for f, p, _ in voice.decoder_inputs(frames, position))
-        feeds["vocoder"].extend(f for f, _ in voice.vocoder_feeds(*voice.decode(frames, position)))
+    with voice.whole_windows():
+        for u in utterances:
+            feeds["encoder"].append({"tokens": u.tokens.astype(np.int64)[None],
+                                     "tones": u.tones.astype(np.int64)[None]})
+            frames, position, _ = voice.encode_tokens(u.tokens, u.tones)
+            feeds["decoder"].extend({"frames": f, "position": p} for f, p, _ in voice.decoder_inputs(frames, position))
+            feeds["vocoder"].extend(f for f, _ in voice.vocoder_feeds(*voice.decode(frames, position)))
     return feeds
 
 

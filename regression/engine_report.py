@@ -81,7 +81,7 @@ def graph_errors(reference: Voice, voice: Voice, ref, limit: int) -> tuple[list[
             f0_cents.append(f0_rmse_cents(f0_other, f0))
         except MetricError:
             pass  # no frame voiced in both
-        for feeds, w in reference.vocoder_feeds(mel, f0):
+        for feeds, w in voice.vocoder_feeds(mel, f0):  # the build's own windows (fixed on engines), the FP32 input
             snr.append(snr_db(reference.vocode_window(feeds, w), voice.vocode_window(feeds, w)))
     return f0_cents, snr
 

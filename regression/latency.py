@@ -29,11 +29,12 @@ class Latency:
 
 def typical_feeds(voice: Voice, tokens: np.ndarray, tones: np.ndarray
                   ) -> tuple[dict[str, dict[str, np.ndarray]], VocoderWindow]:
-    """One real input per graph from one utterance (its tokens, its first decoder and vocoder windows), and
+    """One real input per graph from one utterance (its tokens, its first whole decoder and vocoder windows), and
     what that vocoder window needs besides its feeds."""
     frames, position, _ = voice.encode_tokens(tokens, tones)
-    f, p, _ = next(voice.decoder_inputs(frames, position))
-    vocoder, window = next(voice.vocoder_feeds(*voice.decode(frames, position)))
+    with voice.whole_windows():  # a 128-frame window whatever the utterance's length, on every backend
+        f, p, _ = next(voice.decoder_inputs(frames, position))
+        vocoder, window = next(voice.vocoder_feeds(*voice.decode(frames, position)))
     return {"encoder": {"tokens": tokens.astype(np.int64)[None], "tones": tones.astype(np.int64)[None]},
             "decoder": {"frames": f, "position": p}, "vocoder": vocoder}, window
 

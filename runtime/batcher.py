@@ -80,7 +80,19 @@ class BatchingRunner(Runner):
         self._queue.put(None)  # closing: the other threads see it too
 
     def _run(self, batch: list[_Call]) -> None:
-        """One batched call; each caller gets its rows of the outputs, or the error."""
+        """One batched call per window length gathered (an utterance's last window may be shorter); each caller
+        gets its rows of the outputs, or the error."""
+        groups: dict[tuple, list[_Call]] = {}
+        for c in batch:
+            groups.setdefault(tuple(c.feeds[name].shape[1:] for name in self.spec.inputs), []).append(c)
+        for group in groups.values():
+            self._run_stacked(group)
+            if self.on_batch:
+                self.on_batch(len(group))
+            for c in group:
+                c.done.set()
+
+    def _run_stacked(self, batch: list[_Call]) -> None:
         sizes = [len(next(iter(c.feeds.values()))) for c in batch]
         try:
             stacked = {name: np.concatenate([c.feeds[name] for c in batch]) for name in self.spec.inputs}
@@ -91,10 +103,6 @@ class BatchingRunner(Runner):
         except BaseException as exc:  # every caller of the batch hears of it
             for c in batch:
                 c.error = exc
-        if self.on_batch:
-            self.on_batch(len(batch))
-        for c in batch:
-            c.done.set()
 
     def close(self) -> None:
         self._queue.put(None)

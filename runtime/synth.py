@@ -1,10 +1,12 @@
 """Speech from the exported graphs with numpy and one backend: frontend → encoder → length regulator →
-decoder and vocoder over fixed 128-frame windows, joined seamlessly. Never imports torch or the build side."""
+decoder and vocoder over 128-frame windows (the last one shorter where the graphs allow), joined seamlessly.
+Never imports torch or the build side."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -161,6 +163,8 @@ class Voice:
         if dec.chunk_frames != voc.chunk_frames:
             raise ValueError(f"{source}: decoder and vocoder chunks differ ({dec.chunk_frames}, {voc.chunk_frames})")
         self.chunk = dec.chunk_frames
+        # graphs whose frame axis is dynamic (onnxruntime) run an utterance's last window at its own length
+        self.short_last = decoder.any_window_length and vocoder.any_window_length
         self.max_tokens = max_tokens(enc.model)
         self._frontend = frontend
         self.cache: PhraseCache | None = None
@@ -169,6 +173,16 @@ class Voice:
     def backends(self) -> dict[str, str]:
         """Which backend runs each graph (an RKNN folder keeps its encoder on onnxruntime)."""
         return {r.spec.name: r.backend for r in (self.encoder, self.decoder, self.vocoder)}
+
+    @contextmanager
+    def whole_windows(self) -> Iterator[None]:
+        """Every window at the full chunk, the last one padded as TensorRT and RKNN run it: what calibration and
+        the window latencies measure, whichever backend this voice has."""
+        short_last, self.short_last = self.short_last, False
+        try:
+            yield
+        finally:
+            self.short_last = short_last
 
     def close(self) -> None:
         if self._pool is not None:
@@ -209,7 +223,7 @@ class Voice:
 
     def decoder_inputs(self, frames: np.ndarray, position: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
         """Each decoder window's (frames, position) inputs, batch of one, and how many of its frames to keep."""
-        for w in windows(frames.shape[0], self.decoder.info.context, self.chunk):
+        for w in windows(frames.shape[0], self.decoder.info.context, self.chunk, self.short_last):
             f = np.pad(frames[w.start: w.stop], ((w.pad_left, w.pad_right), (0, 0)))
             p = np.pad(position[w.start: w.stop], (w.pad_left, w.pad_right))
             yield f[None].astype(np.float32), p[None].astype(np.float32), w.keep
@@ -222,12 +236,13 @@ class Voice:
         pad = (w.pad_left, w.pad_right)
         m = np.pad(mel[:, w.start: w.stop], ((0, 0), pad), constant_values=SILENCE_LOG_MEL)
         f = np.pad(f0[w.start: w.stop], pad).astype(np.float32)
-        frames = spectrum_frames(self.vocoder.info.context, self.chunk)
+        c = self.vocoder.info.context
+        frames = spectrum_frames(c, w.size - 2 * c)  # a short last window has spectra for fewer frames
         window = VocoderWindow(w.keep, f[frames], np.pad(phase[w.start: w.stop], pad)[frames])
         return {"mel": m[None].astype(np.float32), "f0": f[None]}, window
 
     def vocoder_windows(self, n_frames: int):
-        return windows(n_frames, self.vocoder.info.context, self.chunk)
+        return windows(n_frames, self.vocoder.info.context, self.chunk, self.short_last)
 
     def vocode_window(self, feeds: dict[str, np.ndarray], window: VocoderWindow) -> np.ndarray:
         """The audio a window contributes (its kept frames' samples): its graph run on ``feeds``, the harmonic

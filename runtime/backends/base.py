@@ -31,6 +31,7 @@ class Runner:
 
     backend: str = "?"
     concurrent_calls: bool = False  # whether several threads may call it at once (the voice then overlaps windows)
+    fixed_shapes: bool = False  # an engine built for the contract's fixed window shapes (TensorRT, RKNN)
     spec: GraphSpec
     info: GraphInfo
     precision: str
@@ -39,6 +40,13 @@ class Runner:
 
     def infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         raise NotImplementedError
+
+    @property
+    def any_window_length(self) -> bool:
+        """Whether every input's axes past the batch are dynamic where they are not the feature width: an
+        onnxruntime graph exported so takes a short last window; engines with fixed shapes do not."""
+        return not self.fixed_shapes and bool(self.inputs) and \
+            all(any(not isinstance(d, int) for d in m.shape[1:]) for m in self.inputs)
 
     def __call__(self, **feeds: np.ndarray) -> list[np.ndarray]:
         """The outputs in the contract's order (how the voice unpacks them)."""

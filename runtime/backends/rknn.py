@@ -40,6 +40,7 @@ class RknnRunner(Runner):
     contract's order, at the fixed shapes the build recorded (batch 1)."""
 
     backend = "rknn"
+    fixed_shapes = True  # the NPU runs the shapes the model was converted for
 
     def __init__(self, folder: Path, entry: GraphEntry, spec: GraphSpec):
         self.folder, self.entry, self.spec = Path(folder), entry, spec

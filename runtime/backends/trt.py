@@ -55,6 +55,7 @@ class TrtRunner(Runner):
     """One deserialised engine with its own execution context, stream and device buffers."""
 
     backend = "trt"
+    fixed_shapes = True  # built with one optimisation profile at the contract's window shapes
 
     def __init__(self, folder: Path, entry: GraphEntry, spec: GraphSpec):
         trt, cuda = import_trt(), import_cuda()

@@ -134,6 +134,9 @@ def test_windows_cover_every_frame_once():
     for n in (1, 127, 128, 129, 300):
         ws = list(windows(n, 5))
         assert sum(w.keep for w in ws) == n and all(w.size == 128 + 10 for w in ws)
+        short = list(windows(n, 5, short_last=True))  # graphs with a dynamic frame axis: the last one is cut
+        assert short[:-1] == ws[:-1] and short[-1].keep == ws[-1].keep and short[-1].start == ws[-1].start
+        assert short[-1].stop == n and short[-1].pad_right == 5 and short[-1].size == short[-1].keep + 10
 
 
 @pytest.mark.parametrize("n_frames", [40, 300])

@@ -19,12 +19,8 @@ def window_feeds(voice, text):
     return [feeds for feeds, _ in voice.vocoder_feeds(*voice.decode(frames, position))]
 
 
-def test_concurrent_windows_run_together_and_come_back_to_their_callers(voice):
-    feeds = window_feeds(voice, "今日天氣好好，我哋去飲茶啦。" * 3)[:6]
-    expected = [voice.vocoder.infer(f)["log_magnitude"] for f in feeds]
-    sizes = []
-    batcher = BatchingRunner(voice.vocoder, window_ms=200, max_batch=8, active=lambda: len(feeds),
-                             on_batch=sizes.append)
+def called_together(batcher, feeds):
+    """Each feed from its own thread, all at once -> each caller's log-magnitude."""
     results = [None] * len(feeds)
 
     def call(i):
@@ -35,7 +31,35 @@ def test_concurrent_windows_run_together_and_come_back_to_their_callers(voice):
         t.start()
     for t in threads:
         t.join()
+    return results
+
+
+def test_concurrent_windows_run_together_and_come_back_to_their_callers(voice):
+    feeds = window_feeds(voice, "今日天氣好好，我哋去飲茶啦。" * 3)[:6]
+    expected = [voice.vocoder.infer(f)["log_magnitude"] for f in feeds]
+    sizes = []
+    batcher = BatchingRunner(voice.vocoder, window_ms=200, max_batch=8, active=lambda: len(feeds),
+                             on_batch=sizes.append)
+    results = called_together(batcher, feeds)
     assert max(sizes) > 1 and sum(sizes) == len(feeds)
+    for got, want in zip(results, expected):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, atol=1e-4)
+
+
+def test_windows_of_other_lengths_gathered_together_run_as_one_call_per_length(voice):
+    """An utterance's last window is shorter than the others (the graphs take any length): gathered with whole
+    windows it cannot be stacked with them, so each length runs as its own batched call."""
+    feeds = window_feeds(voice, "今日天氣好好，我哋去飲茶啦。" * 3)
+    whole, last = feeds[0], feeds[-1]
+    assert last["mel"].shape[2] < whole["mel"].shape[2]
+    mixed = [whole, last, feeds[1], last]
+    expected = [voice.vocoder.infer(f)["log_magnitude"] for f in mixed]
+    sizes = []
+    batcher = BatchingRunner(voice.vocoder, window_ms=5000, max_batch=len(mixed), active=lambda: len(mixed),
+                             on_batch=sizes.append)  # one gather of all four (it ends when the fourth arrives)
+    results = called_together(batcher, mixed)
+    assert sorted(sizes) == [2, 2]
     for got, want in zip(results, expected):
         assert got.shape == want.shape
         np.testing.assert_allclose(got, want, atol=1e-4)
