@@ -47,29 +47,32 @@ class EncoderGraph(nn.Module):
 
 
 class DecoderGraph(nn.Module):
-    """One window in, its kept ``chunk`` mel frames out."""
+    """One window in, its mel and F0 for the frames past its ``context`` either side out (the kept chunk; for a
+    short last window, fewer)."""
 
-    def __init__(self, decoder: Decoder, chunk: int = CHUNK_FRAMES):
+    def __init__(self, decoder: Decoder):
         super().__init__()
-        self.decoder, self.chunk = decoder, chunk
+        self.decoder = decoder
 
     def forward(self, frames: torch.Tensor, position: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         c = self.decoder.context
         mel, pitch = self.decoder.forward_padded(frames, position)
-        return mel[:, :, c: c + self.chunk], frame_f0(pitch[:, :, c: c + self.chunk])
+        keep = slice(c, mel.shape[-1] - c)  # traced relative to the window's length: any window length works
+        return mel[:, :, keep], frame_f0(pitch[:, :, keep])
 
 
 class VocoderGraph(nn.Module):
     """One window of mel and F0 in; the network's outputs for the frames its kept samples overlap-add from
     out (the heads run on those alone; the device mixes in the harmonic source and inverts the STFT)."""
 
-    def __init__(self, vocoder: Vocoder, chunk: int = CHUNK_FRAMES):
+    def __init__(self, vocoder: Vocoder):
         super().__init__()
-        self.vocoder, self.chunk = vocoder, chunk
-        self.frames = spectrum_frames(vocoder.context, chunk)
+        self.vocoder = vocoder
 
     def forward(self, mel: torch.Tensor, f0: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        return self.vocoder.heads(self.vocoder.trunk(mel, f0)[:, self.frames])
+        c = self.vocoder.context
+        frames = spectrum_frames(c, mel.shape[-1] - 2 * c)  # traced relative to the window's length
+        return self.vocoder.heads(self.vocoder.trunk(mel, f0)[:, frames])
 
 
 @dataclass(frozen=True)
@@ -123,8 +126,9 @@ def _acoustic_graphs(model: AcousticModel, meta: dict, sha: str, chunk: int,
                   precision)
     c = model.decoder.context
     w = _window(c, chunk)
-    dec = to_onnx(DecoderGraph(model.decoder, chunk), (torch.zeros(1, w, cfg.dim), torch.zeros(1, w)),
-                  DECODER, {"frames": {0: "batch"}, "position": {0: "batch"}, "mel": {0: "batch"}, "f0": {0: "batch"}},
+    dec = to_onnx(DecoderGraph(model.decoder), (torch.zeros(1, w, cfg.dim), torch.zeros(1, w)),
+                  DECODER, {"frames": {0: "batch", 1: "window"}, "position": {0: "batch", 1: "window"},
+                            "mel": {0: "batch", 2: "kept"}, "f0": {0: "batch", 1: "kept"}},
                   GraphInfo(DECODER.name, GRAPH_VERSION, inventory, sha, chunk, c, audio_params(), meta["config"]),
                   precision)
     return enc, dec
@@ -159,8 +163,9 @@ def export_voice(acoustic_path: Path, vocoder_path: Path, out_dir: Path, chunk: 
                      audio_params(), voc_meta["config"])
     w = _window(c, chunk)
     example = (torch.full((1, vocoder.cfg.n_mels, w), -5.0), torch.full((1, w), 100.0))
-    voc = to_onnx(VocoderGraph(vocoder, chunk), example, VOCODER, {name: {0: "batch"} for name in
-                                                                   VOCODER.inputs + VOCODER.outputs}, info)
+    voc = to_onnx(VocoderGraph(vocoder), example, VOCODER,
+                  {"mel": {0: "batch", 2: "window"}, "f0": {0: "batch", 1: "window"},
+                   **{name: {0: "batch", 1: "spectra"} for name in VOCODER.outputs}}, info)
     return Exported(_write(out_dir / ENCODER.filename(), enc), _write(out_dir / DECODER.filename(), dec),
                     _write(out_dir / VOCODER.filename(), voc))
 

@@ -29,7 +29,8 @@ class GraphSpec:
 # tokens, tones (1, N) int64 -> hidden (1, N, D), log_durations, pitch, energy (1, N); N is dynamic.
 ENCODER = GraphSpec("encoder", ("tokens", "tones"), ("hidden", "log_durations", "pitch", "energy"))
 # frames (B, CHUNK + 2c, D) and position (B, CHUNK + 2c) -> mel (B, n_mels, CHUNK) and f0 (B, CHUNK) in Hz,
-# 0 where unvoiced: the window's kept frames.
+# 0 where unvoiced: the window's kept frames. The frame axis is dynamic in the exported graphs: the engines fix
+# it at CHUNK + 2c (window_shapes), onnxruntime also runs an utterance's last window at keep + 2c (chunks.py).
 DECODER = GraphSpec("decoder", ("frames", "position"), ("mel", "f0"))
 # mel (B, n_mels, CHUNK + 2c) and f0 (B, CHUNK + 2c) in Hz, 0 where unvoiced -> for the window's frames
 # [c - 1, c + CHUNK + 2) (spectrum_frames): log-magnitude, noise phase and harmonic share (B, CHUNK + 3, bins).

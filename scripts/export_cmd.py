@@ -13,7 +13,9 @@ from .validate import existing_file, int_in, output_dir
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="export encoder, decoder and vocoder to ONNX (build side)",
                        description="Writes OUT/encoder.onnx (dynamic token length), OUT/decoder.onnx and "
-                                   "OUT/vocoder.onnx (one 128-frame window plus context, dynamic batch), each "
+                                   "OUT/vocoder.onnx (one 128-frame window plus context, dynamic batch; the frame "
+                                   "axis is dynamic too, so onnxruntime runs an utterance's last window at its "
+                                   "own length while the engines fix it), each "
                                    "simplified, fully checked and stamped with its provenance. Defaults to the "
                                    "bundled voice (export/voice/). Exporting again gives byte-identical files.")
     p.add_argument("--out", default=DEFAULT_GRAPHS, type=output_dir, help=f"graph directory (default {DEFAULT_GRAPHS})")

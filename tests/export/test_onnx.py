@@ -9,7 +9,7 @@ import pytest
 
 from cantoedge.export.onnx import export_voice
 from cantoedge.export.parity import PARITY_TOLERANCE, check_parity
-from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPHS, VOCODER, GraphInfo
+from cantoedge.runtime.graphs import DECODER, ENCODER, GRAPHS, VOCODER, GraphInfo, spectrum_frames, window_frames
 
 
 def _dims(value_info) -> list:
@@ -33,10 +33,11 @@ def test_graphs_pass_the_full_checker_with_the_contract_and_provenance(tiny_grap
     assert _dims(enc.graph.input[0]) == [1, "n_tokens"]
     dec = onnx.load(str(tiny_graphs / DECODER.filename()))
     context = GraphInfo.from_metadata({p.key: p.value for p in dec.metadata_props}).context
-    assert _dims(dec.graph.input[0]) == ["batch", 128 + 2 * context, 32]
-    assert _dims(dec.graph.output[0]) == ["batch", 80, 128]
+    assert context > 0 and _dims(dec.graph.input[0]) == ["batch", "window", 32]  # 128 + 2 * context on engines
+    assert _dims(dec.graph.output[0]) == ["batch", 80, "kept"]
     voc = onnx.load(str(tiny_graphs / VOCODER.filename()))
-    assert [_dims(o) for o in voc.graph.output] == [["batch", 128 + 3, 513]] * 3  # the frames that overlap-add
+    assert [_dims(i) for i in voc.graph.input] == [["batch", 80, "window"], ["batch", "window"]]
+    assert [_dims(o) for o in voc.graph.output] == [["batch", "spectra", 513]] * 3  # the frames that overlap-add
     # the network alone: no transposed convolution, no Fourier transform, no trigonometry (the source, its
     # mixing and the inverse STFT run between graphs)
     assert not {n.op_type for n in voc.graph.node} & {"ConvTranspose", "STFT", "DFT", "Sin", "Cos", "Floor"}
@@ -52,7 +53,7 @@ def test_batched_windows_give_the_same_output_as_single_ones(tiny_graphs):
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(tiny_graphs / VOCODER.filename()), providers=["CPUExecutionProvider"])
-    width = session.get_inputs()[0].shape[2]
+    width = window_frames(GraphInfo.from_metadata(session.get_modelmeta().custom_metadata_map).context)
     rng = np.random.default_rng(0)
     feeds = {"mel": rng.normal(-4, 1.5, size=(3, 80, width)).astype(np.float32),
              "f0": np.where(rng.random((3, width)) < 0.6, rng.uniform(70, 140, (3, width)), 0).astype(np.float32)}
@@ -60,6 +61,37 @@ def test_batched_windows_give_the_same_output_as_single_ones(tiny_graphs):
     single = [session.run(None, {k: v[i: i + 1] for k, v in feeds.items()}) for i in range(3)]
     for k, out in enumerate(batched):
         np.testing.assert_allclose(out, np.concatenate([s[k] for s in single]), atol=1e-5)
+
+
+@pytest.mark.parametrize("keep", [1, 37, 127])
+def test_a_short_last_window_gives_what_the_padded_whole_window_keeps(tiny_graphs, keep):
+    """The frame axis is dynamic: an utterance's last window may stop ``context`` frames after its end instead of
+    being padded to 128 kept frames, and gives the same outputs for those frames (onnxruntime takes it; the engines
+    keep their fixed windows)."""
+    import onnxruntime as ort
+
+    rng = np.random.default_rng(keep)
+    for spec in (DECODER, VOCODER):
+        session = ort.InferenceSession(str(tiny_graphs / spec.filename()), providers=["CPUExecutionProvider"])
+        c = GraphInfo.from_metadata(session.get_modelmeta().custom_metadata_map).context
+        width, short = window_frames(c), keep + 2 * c
+        if spec is DECODER:
+            whole = {"frames": np.zeros((1, width, 32), np.float32), "position": np.zeros((1, width), np.float32)}
+            whole["frames"][:, :short - c] = rng.normal(size=(1, short - c, 32))
+            whole["position"][:, :short - c] = rng.random((1, short - c))
+            cut = {k: v[:, :short] for k, v in whole.items()}
+        else:
+            whole = {"mel": np.full((1, 80, width), -11.5, np.float32), "f0": np.zeros((1, width), np.float32)}
+            whole["mel"][..., :short - c] = rng.normal(-4, 1.5, size=(1, 80, short - c))
+            whole["f0"][:, :short - c] = np.where(rng.random(short - c) < 0.6, rng.uniform(70, 140, short - c), 0)
+            cut = {"mel": whole["mel"][..., :short], "f0": whole["f0"][:, :short]}
+            n = len(range(*spectrum_frames(c, keep).indices(short)))
+            assert n == keep + 3
+        full, part = session.run(None, whole), session.run(None, cut)
+        for a, b in zip(full, part):
+            a = a[..., :keep] if spec is DECODER else a[:, :n]
+            assert a.shape == b.shape
+            np.testing.assert_allclose(b, a, atol=1e-5)
 
 
 def test_exporting_again_in_another_process_gives_identical_bytes(tiny_graphs, teacher_run, tiny_vocoder, tmp_path):

@@ -56,6 +56,23 @@ def test_streamed_chunks_join_into_the_whole(voice):
     np.testing.assert_allclose(np.concatenate(chunks), voice.vocode(*voice.decode(frames, position)), atol=1e-6)
 
 
+def test_the_last_window_runs_at_its_own_length_and_changes_no_sample(voice):
+    """The shipped graphs take any window length, so an utterance's last window is not padded to 128 kept frames
+    (a 2.5-s sentence vocoded 256 frames for its 215): less work, the same samples as the padded window."""
+    assert voice.short_last and voice.vocoder.any_window_length and voice.decoder.any_window_length
+    frames, position, _ = voice.encode(voice.frontend("今日天氣好好，我哋去行山啦。"))
+    c, n = voice.vocoder.info.context, frames.shape[0]
+    widths = [feeds["mel"].shape[2] for feeds, _ in voice.window_inputs(frames, position)]
+    assert widths == [128 + 2 * c] * (n // 128) + [n % 128 + 2 * c] and n % 128
+    short = np.concatenate(list(voice.audio_chunks(frames, position)))
+    with voice.whole_windows():  # as TensorRT and RKNN run it
+        assert [f["mel"].shape[2] for f, _ in voice.window_inputs(frames, position)][-1] == 128 + 2 * c
+        padded = np.concatenate(list(voice.audio_chunks(frames, position)))
+    assert voice.short_last
+    assert short.size == padded.size == n * 256
+    np.testing.assert_allclose(short, padded, atol=1e-5)
+
+
 def test_missing_mismatched_and_corrupt_graphs_are_clear_errors(tiny_graphs, tmp_path):
     with pytest.raises(FileNotFoundError, match="cantoedge export"):
         Voice(tmp_path)
