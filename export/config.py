@@ -32,12 +32,14 @@ class TrainConfig:
 @dataclass(frozen=True)
 class ContourConfig:
     """A contour stage (``[contour]``): the decoder alone learns the corpus's cleaned F0, its level and its
-    within-token shape, from the encoder's own predictions; the encoder (durations, token pitch) is frozen."""
+    within-token shape, from the encoder's own predictions; the encoder is frozen (with ``train_pitch`` all of it but
+    its token-pitch predictor and that pitch's projection into the hidden state: durations and energy stay)."""
 
     shape_weight: float = 1.0  # weight of the within-token shape loss (semitones squared)
     max_deviation_st: float = 6.0  # voiced frames further than this from the utterance's median are tracker errors
     tone_set_bases: int = 0  # also train on this many common syllables in all six tones (datasets/tonesets.py)
     yin_threshold: float = 0.0  # > 0: F0 tracked again from the audio with this YIN threshold (0: the corpus's)
+    train_pitch: bool = False  # the encoder's token-pitch predictor learns too (the corpus's levels, not the teacher's)
 
     def __post_init__(self) -> None:
         if not (self.shape_weight >= 0 and self.max_deviation_st > 0 and self.tone_set_bases >= 0):

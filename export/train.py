@@ -28,7 +28,7 @@ from .checkpoint import load_model, save_model
 from .config import RunConfig
 from .data import AcousticDataset, EpochSampler, Normaliser, VocoderDataset, collate_acoustic
 from .distil import DistilDataset, FeatureMatch
-from .losses import acoustic_losses, decoder_losses, vocoder_losses
+from .losses import acoustic_losses, decoder_losses, masked_mean, vocoder_losses
 from .models.acoustic import AcousticModel, length_regulate
 from .models.vocoder import Vocoder
 from .qat import prepare
@@ -107,17 +107,23 @@ class ContourTask(_Task):
         self.model = AcousticModel(run.model)  # type: ignore[arg-type]
         self.norm = norm
         self.model.encoder.requires_grad_(False)
+        if run.contour.train_pitch:  # type: ignore[union-attr]
+            self.model.encoder.pitch.requires_grad_(True)
+            self.model.encoder.pitch_proj.requires_grad_(True)
 
     def training_step(self, batch: dict, _idx: int) -> torch.Tensor:
         contour = self.run.contour
-        self.model.encoder.eval()  # no dropout in the frozen half
-        with torch.no_grad():
-            hidden, *_ = self.model.encoder(batch["tokens"], batch["tones"], batch["pad_mask"])
+        self.model.encoder.eval()  # no dropout in the frozen part
+        with torch.set_grad_enabled(contour.train_pitch):
+            hidden, _, token_pitch, *_ = self.model.encoder(batch["tokens"], batch["tones"], batch["pad_mask"])
         frames, position, _ = length_regulate(hidden, batch["durations"])
         mel, pitch = self.model.decoder(frames, position)
         losses = decoder_losses(mel, pitch, batch, shape=True)
         losses["total"] = (losses["mel"] + losses["frame_f0"] + losses["voicing"]
                            + contour.shape_weight * losses["shape"])
+        if contour.train_pitch:  # each token's level, scored as stage 1 scores it, on the cleaned corpus F0
+            losses["pitch"] = masked_mean((token_pitch - batch["pitch"]) ** 2, batch["voiced"] & ~batch["pad_mask"])
+            losses["total"] = losses["total"] + losses["pitch"]
         for name, value in losses.items():
             self.log(f"loss/{name}", value, prog_bar=name == "total", batch_size=batch["tokens"].shape[0])
         return losses["total"]

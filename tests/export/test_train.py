@@ -108,3 +108,31 @@ def test_resuming_with_another_config_is_refused(teacher_run, tiny_corpus, tmp_p
     proc = subprocess.run(_cmd("train", "teacher", "--config", str(other), "--corpus", str(tiny_corpus),
                                "--out", str(out), "--quiet"), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1 and "different config" in proc.stderr
+
+
+@pytest.mark.filterwarnings("ignore:You are trying to `self.log")  # one step by hand, without a Trainer
+@pytest.mark.parametrize("train_pitch", [False, True])
+def test_a_contour_stage_trains_the_decoder_and_with_train_pitch_the_token_levels_too(train_pitch):
+    """The contour stage's gradients reach the decoder only; with ``train_pitch`` also the encoder's token-pitch
+    predictor and its projection (scored against the corpus's token levels), never the durations or energy."""
+    from cantoedge.export.config import parse_config
+    from cantoedge.export.data import Normaliser, collate_acoustic
+    from cantoedge.export.train import ContourTask
+
+    run = parse_config('kind = "acoustic"\n[model]\ndim = 16\nheads = 2\nenc_layers = 1\ndec_dim = 16\n'
+                       'dec_layers = 1\npredictor_hidden = 16\nframe_pitch = true\n[contour]\nshape_weight = 8.0\n'
+                       f'train_pitch = {str(train_pitch).lower()}\n', "contour")
+    task = ContourTask(run, Normaliser(4.5, 0.2, 0.0, 1.0))
+    g = torch.Generator().manual_seed(0)
+    durations = torch.tensor([3, 5, 4, 6])
+    item = {"tokens": torch.tensor([5, 9, 7, 11]), "tones": torch.tensor([0, 1, 0, 2]), "durations": durations,
+            "pitch": torch.randn(4, generator=g), "voiced": torch.tensor([False, True, True, True]),
+            "energy": torch.randn(4, generator=g), "mel": torch.randn(80, 18, generator=g),
+            "frame_f0": 4.6 + 0.1 * torch.randn(18, generator=g), "frame_voiced": torch.rand(18, generator=g) > 0.3}
+    loss = task.training_step(collate_acoustic([item]), 0)
+    loss.backward()
+    trained = {name.split(".")[0] for name, p in task.model.named_parameters() if p.grad is not None}
+    assert trained == ({"decoder", "encoder"} if train_pitch else {"decoder"})
+    encoder = {name for name, p in task.model.encoder.named_parameters() if p.grad is not None}
+    assert encoder == ({n for n, _ in task.model.encoder.named_parameters() if n.startswith(("pitch.", "pitch_proj."))}
+                       if train_pitch else set())
