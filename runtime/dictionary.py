@@ -56,6 +56,21 @@ class SortedWords:
             self._blocks[ch] = block
         return block
 
+    def get(self, key: str) -> str | None:
+        """The value on the line whose key is exactly ``key`` (one binary search), or None."""
+        prefix = key.encode("utf-8") + b"\t"
+        at = self._first_line_from(prefix)
+        if not self.data.startswith(prefix, at):
+            return None
+        end = self.data.find(b"\n", at)
+        return self.data[at + len(prefix): len(self.data) if end < 0 else end].decode("utf-8")
+
+    def __contains__(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def __len__(self) -> int:
+        return self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1)
+
     def _first_line_from(self, target: bytes) -> int:
         """Byte offset of the first line that sorts at or after ``target`` (the end if none does)."""
         data, lo, hi = self.data, 0, len(self.data)

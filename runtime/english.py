@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .dictionary import SortedWords
 from .jyutping import JyutpingError, parse_syllable
 
 DATA_FILE = "english.tsv.gz"
@@ -199,16 +200,13 @@ def letter_to_sound(word: str) -> list[str] | None:
 
 
 @lru_cache(maxsize=1)
-def pronunciations() -> dict[str, tuple[str, ...]]:
-    """The compiled dictionary: word -> ARPAbet of its first pronunciation (loaded on the first English word)."""
+def pronunciations() -> SortedWords:
+    """The compiled dictionary, word -> ARPAbet of its first pronunciation (space-separated), decompressed on the
+    first English word and searched in place: parsed into a dict of 117,000 words it took 40 MB and 0.1 s of a
+    `say` (peak RSS 137 MB for 佢send咗email俾我, against 89 MB without English)."""
     import gzip  # here: a sentence without English never needs it
 
-    data = resources.files("cantoedge.runtime").joinpath("data", DATA_FILE).read_bytes()
-    table = {}
-    for line in gzip.decompress(data).decode("ascii").splitlines():
-        word, _, phones = line.partition("\t")
-        table[word] = tuple(phones.split())
-    return table
+    return SortedWords(gzip.decompress(resources.files("cantoedge.runtime").joinpath("data", DATA_FILE).read_bytes()))
 
 
 def read_word(word: str) -> tuple[tuple[str, ...], str] | None:
@@ -216,6 +214,6 @@ def read_word(word: str) -> tuple[tuple[str, ...], str] | None:
     when neither can say it (no vowel letter: spell it)."""
     phones = pronunciations().get(word.lower())
     if phones:
-        return to_jyutping(list(phones)), "english"
+        return to_jyutping(phones.split()), "english"
     guess = letter_to_sound(word)
     return (to_jyutping(guess), "letter-to-sound") if guess else None

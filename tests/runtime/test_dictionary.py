@@ -69,6 +69,30 @@ def test_sorted_words_finds_every_word_by_its_first_character(trailing_newline):
     assert words.starting_with("c") == {} and words.starting_with("行") == {}  # between and past the words
 
 
+@pytest.mark.parametrize("trailing_newline", [True, False])
+def test_sorted_words_finds_one_word_exactly(trailing_newline):
+    """English words are looked up one at a time (runtime/english.py): a key's own line, never a longer word's."""
+    words = SortedWords("\n".join(sorted(WORDS)).encode() + (b"\n" if trailing_newline else b""))
+    assert words.get("a") == "1" and words.get("abc") == "1,2,3"  # the first line; a key that prefixes others
+    assert words.get("𠮶度") == "go2,dou6"  # the last line
+    assert words.get("abcd") is None and words.get("") is None and words.get("行") is None and words.get("c") is None
+    assert "ab" in words and "ba" not in words and len(words) == len(WORDS)
+
+
+def test_the_english_dictionary_searched_in_place_reads_every_word_as_the_whole_file_does():
+    import gzip
+
+    from cantoedge.runtime.english import DATA_FILE, pronunciations
+
+    text = gzip.decompress(resources.files("cantoedge.runtime").joinpath("data", DATA_FILE).read_bytes()).decode()
+    whole = dict(line.split("\t") for line in text.splitlines())
+    found = pronunciations()
+    assert len(found) == len(whole) > 100_000
+    for word in list(whole)[::37]:  # 3,000-odd words spread over the file, and keys that are not words
+        assert found.get(word) == whole[word]
+        assert (word[:-1] in found) == (word[:-1] in whole) and (word + "q" in found) == (word + "q" in whole)
+
+
 def test_the_longest_word_wins_and_the_overlay_decides():
     words = WordDictionary(SortedWords("\n".join(sorted(WORDS)).encode()))
     assert words.matches("abcab銀行x") == [("a", "1", "abc"), ("b", "2", "abc"), ("c", "3", "abc"),
