@@ -1,5 +1,6 @@
 """Export of the three device graphs (runtime/graphs.py): encoder with a dynamic token length, decoder and
-vocoder on one fixed 128-frame window with a dynamic batch. Each file is simplified, passes the full
+vocoder on one 128-frame window plus context with a dynamic batch and frame axis (the engines fix the window;
+onnxruntime also takes an utterance's shorter last one). Each file is simplified, passes the full
 ``onnx.checker`` and strict shape inference, carries its provenance in the metadata, and is byte-identical
 when exported again from the same checkpoint."""
 
