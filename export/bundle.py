@@ -71,11 +71,12 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
 
 
 # (run name, config, teacher run for distillation): each later stage starts from the run before it (train.init);
-# student_contour fine-tunes student_pitch's decoder on the corpus's cleaned F0 contours (no teacher);
+# student_contour fine-tunes student_pitch's decoder on the corpus's cleaned F0 contours (no teacher), and
+# student_level its token levels (the decoder's F0 loss weighted up, the encoder's token-pitch predictor retrained);
 # vocoder_slim keeps half of vocoder_pitch's hidden units in every block and fine-tunes them
 VOICE_STAGES = (("teacher", "teacher", None), ("teacher_pitch", "teacher_pitch", None),
                 ("student", "student", "teacher"), ("student_pitch", "student_pitch", "teacher_pitch"),
-                ("student_contour", "student_contour", None),
+                ("student_contour", "student_contour", None), ("student_level", "student_level", None),
                 ("vocoder", "vocoder", None), ("vocoder_pitch", "vocoder_pitch", None),
                 ("vocoder_slim", "vocoder_slim", None))
 
@@ -83,7 +84,7 @@ VOICE_STAGES = (("teacher", "teacher", None), ("teacher_pitch", "teacher_pitch",
 def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, progress: bool = True,
                 configs: dict[str, RunConfig] | None = None) -> VoicePaths:
     """Every stage of VOICE_STAGES under ``runs_dir`` (each resumable; the bundled configs unless ``configs``
-    names others), then install the contour-stage student and the slim vocoder. Stage 1 learns the mel; stage 2
+    names others), then install the level-stage student and the slim vocoder. Stage 1 learns the mel; stage 2
     adds the per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. Rerunning after an
     interruption continues where it stopped."""
     from .config import load_config
@@ -98,4 +99,4 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
             done[name] = train(config, corpus_dir, runs_dir / name, progress)
         else:
             done[name] = train_student(config, done[teacher], corpus_dir, runs_dir / name, progress)
-    return install_voice(done["student_contour"], done["vocoder_slim"], done["teacher_pitch"], voice_dir)
+    return install_voice(done["student_level"], done["vocoder_slim"], done["teacher_pitch"], voice_dir)

@@ -36,14 +36,16 @@ class ContourConfig:
     its token-pitch predictor and that pitch's projection into the hidden state: durations and energy stay)."""
 
     shape_weight: float = 1.0  # weight of the within-token shape loss (semitones squared)
+    f0_weight: float = 1.0  # weight of the per-frame log-F0 loss (the level; it was 0.3 % of the total at weight 1)
     max_deviation_st: float = 6.0  # voiced frames further than this from the utterance's median are tracker errors
     tone_set_bases: int = 0  # also train on this many common syllables in all six tones (datasets/tonesets.py)
     yin_threshold: float = 0.0  # > 0: F0 tracked again from the audio with this YIN threshold (0: the corpus's)
     train_pitch: bool = False  # the encoder's token-pitch predictor learns too (the corpus's levels, not the teacher's)
 
     def __post_init__(self) -> None:
-        if not (self.shape_weight >= 0 and self.max_deviation_st > 0 and self.tone_set_bases >= 0):
-            raise ValueError("contour.shape_weight and contour.tone_set_bases must be >= 0, "
+        if not (self.shape_weight >= 0 and self.f0_weight >= 0 and self.max_deviation_st > 0
+                and self.tone_set_bases >= 0):
+            raise ValueError("contour.shape_weight, contour.f0_weight and contour.tone_set_bases must be >= 0, "
                              "contour.max_deviation_st > 0")
         if not isinstance(self.train_pitch, bool):
             raise ValueError(f"contour.train_pitch must be true or false, got {self.train_pitch!r}")

@@ -119,7 +119,7 @@ class ContourTask(_Task):
         frames, position, _ = length_regulate(hidden, batch["durations"])
         mel, pitch = self.model.decoder(frames, position)
         losses = decoder_losses(mel, pitch, batch, shape=True)
-        losses["total"] = (losses["mel"] + losses["frame_f0"] + losses["voicing"]
+        losses["total"] = (losses["mel"] + contour.f0_weight * losses["frame_f0"] + losses["voicing"]
                            + contour.shape_weight * losses["shape"])
         if contour.train_pitch:  # each token's level, scored as stage 1 scores it, on the cleaned corpus F0
             losses["pitch"] = masked_mean((token_pitch - batch["pitch"]) ** 2, batch["voiced"] & ~batch["pad_mask"])

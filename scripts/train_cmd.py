@@ -14,12 +14,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "resumable: rerun the same command after an interruption and it continues from "
                                    "OUT/last.ckpt with exactly the batches and dropout it would have seen. The "
                                    "result is OUT/model.safetensors. `train voice` is the whole default voice: "
-                                   "teacher, student distilled from it, the student's contour stage, vocoder and "
-                                   "its slim stage (runs under OUT, default runs/), then installs student and vocoder "
-                                   "as the bundled voice (export/voice/). `train student --config student_contour` is "
-                                   "the contour stage: no teacher, it fine-tunes runs/student_pitch's decoder on the "
-                                   "corpus's cleaned F0. `train vocoder --config vocoder_slim` keeps half of the "
-                                   "hidden units in each block of runs/vocoder_pitch and fine-tunes them.")
+                                   "teacher, student distilled from it, the student's contour and level stages, "
+                                   "vocoder and its slim stage (runs under OUT, default runs/), then installs "
+                                   "student and vocoder as the bundled voice (export/voice/). `train student "
+                                   "--config student_contour` is the contour stage: no teacher, it fine-tunes "
+                                   "runs/student_pitch's decoder on the corpus's cleaned F0; `--config "
+                                   "student_level` then retrains runs/student_contour's token levels. `train "
+                                   "vocoder --config vocoder_slim` keeps half of the hidden units in each block of "
+                                   "runs/vocoder_pitch and fine-tunes them.")
     p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
     p.add_argument("--config", help="TOML config file, or the name of a bundled one in export/configs/ (default: "
                                     "the bundled config named after WHAT, e.g. teacher.toml)")

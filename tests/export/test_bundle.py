@@ -63,9 +63,10 @@ feature_weight = 0.1
 
 
 def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp_path):
-    """The one reproduction command, with tiny configs: two stages of three runs, the student's contour stage and
-    the slim vocoder, then an installed voice whose student is the contour stage's (its encoder untouched) and under an
-    eighth of the teacher; a second call resumes (nothing left to train) and installs the same files."""
+    """The one reproduction command, with tiny configs: two stages of three runs, the student's contour and level
+    stages and the slim vocoder, then an installed voice whose student is the level stage's (of its encoder only the
+    token-pitch predictor and projection retrained) and under an eighth of the teacher; a second call resumes
+    (nothing left to train) and installs the same files."""
     from trainkit import TINY_TEACHER, TINY_VOCODER
 
     from cantoedge.export.bundle import train_voice
@@ -78,25 +79,34 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     contour = MICRO_STUDENT.replace("[train]\n", '[train]\ninit = "student_pitch"\n').replace(
         "[distil]\nfeature_weight = 0.1\n", "[contour]\nshape_weight = 8.0\ntone_set_bases = 1\n")
     configs["student_contour"] = parse_config(contour, "student_contour")
+    level = contour.replace('init = "student_pitch"', 'init = "student_contour"').replace(
+        "tone_set_bases = 1\n", "tone_set_bases = 1\nf0_weight = 50.0\ntrain_pitch = true\n")
+    configs["student_level"] = parse_config(level, "student_level")
     slim = TINY_VOCODER.replace("hidden = 32", "hidden = 16").replace("[train]\n", '[train]\ninit = "vocoder_pitch"\n')
     configs["vocoder_slim"] = parse_config(slim, "vocoder_slim")
     out = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs)
     info = json.loads(out.info.read_text())
     assert info["student"]["share_of_teacher"] <= 1 / 8 and info["teacher"]["steps"] == 24
     assert {p.name for p in (tmp_path / "runs").iterdir()} == {*stage1, *(f"{n}_pitch" for n in stage1),
-                                                                "student_contour", "vocoder_slim"}
-    assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_contour" / "model.safetensors").read_bytes()
+                                                                "student_contour", "student_level", "vocoder_slim"}
+    assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_level" / "model.safetensors").read_bytes()
     assert out.vocoder.read_bytes() == (tmp_path / "runs" / "vocoder_slim" / "model.safetensors").read_bytes()
     assert info["vocoder"]["config"]["hidden"] == 16  # half of stage 2's units, kept by importance
-    tuned, meta = load_model(out.acoustic)
+    contoured, meta = load_model(tmp_path / "runs" / "student_contour" / "model.safetensors")
     before, _ = load_model(tmp_path / "runs" / "student_pitch" / "model.safetensors")
     assert meta["contour"]["shape_weight"] == 8.0 and meta["distilled"] is True
     tone_sets = tmp_path / "runs" / "student_contour" / "tone_sets" / "manifest.jsonl"
     assert len(tone_sets.read_text().splitlines()) == 12  # one common syllable, six tones, alone and carried
-    for (name, a), b in zip(tuned.encoder.state_dict().items(), before.encoder.state_dict().values()):
+    for (name, a), b in zip(contoured.encoder.state_dict().items(), before.encoder.state_dict().values()):
         assert torch.equal(a, b), name  # the contour stage trains the decoder only
-    assert not all(torch.equal(a, b) for a, b in zip(tuned.decoder.state_dict().values(),
+    assert not all(torch.equal(a, b) for a, b in zip(contoured.decoder.state_dict().values(),
                                                      before.decoder.state_dict().values()))
+    leveled, meta = load_model(out.acoustic)
+    assert meta["contour"]["train_pitch"] is True and meta["contour"]["f0_weight"] == 50.0
+    moved = {name.split(".")[0] for (name, a), b in zip(leveled.encoder.state_dict().items(),
+                                                        contoured.encoder.state_dict().values())
+             if not torch.equal(a, b)}
+    assert moved == {"pitch", "pitch_proj"}  # durations and energy as the contour stage left them
     assert json.loads((tmp_path / "runs" / "student_pitch" / "distil.json").read_text())["teacher"].endswith(
         "teacher_pitch/model.safetensors")
     again = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs)

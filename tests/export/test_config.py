@@ -15,6 +15,7 @@ def test_the_bundled_contour_stage_reads_and_starts_from_the_stage_two_student()
 
 @pytest.mark.parametrize("contour, message", [
     ("shape_weight = -1.0", "must be >= 0"),
+    ("f0_weight = -50.0", "must be >= 0"),
     ("max_deviation_st = 0.0", "max_deviation_st > 0"),
     ("tone_set_bases = -5", "must be >= 0"),
     ("yin_threshold = 1.5", r"yin_threshold must lie in 0\.\.1"),
