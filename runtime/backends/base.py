@@ -31,7 +31,7 @@ class Runner:
 
     backend: str = "?"
     concurrent_calls: bool = False  # whether several threads may call it at once (the voice then overlaps windows)
-    fixed_shapes: bool = False  # an engine built for the contract's fixed window shapes (TensorRT, RKNN)
+    fixed_shapes: bool = False  # runs the contract's fixed window shapes only (TensorRT, RKNN, onnxruntime on a GPU)
     spec: GraphSpec
     info: GraphInfo
     precision: str

@@ -194,14 +194,10 @@ class OrtRunner(Runner):
         names = tuple(i.name for i in self.session.get_inputs())
         if names != spec.inputs:
             raise ValueError(f"{path} takes {names}, the {spec.name} contract is {spec.inputs}")
-        self.path, self.spec, self.gpu = path, spec, gpu
+        self.path, self.spec = path, spec
+        self.fixed_shapes = gpu  # with GPU providers, TensorRT's would build an engine for every window length
         self.inputs = tuple(_meta(v) for v in self.session.get_inputs())
         self.outputs = tuple(_meta(v) for v in self.session.get_outputs())
-
-    @property
-    def any_window_length(self) -> bool:
-        """On the CPU, as the graph says; not with GPU providers: TensorRT's would build an engine per length."""
-        return not self.gpu and super().any_window_length
 
     def infer(self, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return dict(zip(self.spec.outputs, self(**feeds)))

@@ -60,6 +60,10 @@ def test_the_last_window_runs_at_its_own_length_and_changes_no_sample(voice):
     """The shipped graphs take any window length, so an utterance's last window is not padded to 128 kept frames
     (a 2.5-s sentence vocoded 256 frames for its 215): less work, the same samples as the padded window."""
     assert voice.short_last and voice.vocoder.any_window_length and voice.decoder.any_window_length
+    from cantoedge.runtime.backends.ort import OrtRunner
+
+    on_gpu = OrtRunner(voice.vocoder.path, voice.vocoder.spec, threads=1, gpu=True)  # CPU here, GPU providers asked
+    assert not on_gpu.any_window_length  # TensorRT's provider would build an engine for every window length
     frames, position, _ = voice.encode(voice.frontend("今日天氣好好，我哋去行山啦。"))
     c, n = voice.vocoder.info.context, frames.shape[0]
     widths = [feeds["mel"].shape[2] for feeds, _ in voice.window_inputs(frames, position)]
