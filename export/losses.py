@@ -26,11 +26,16 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return (x * mask).sum() / mask.sum().clamp(min=1.0)
 
 
+def token_pitch_loss(pitch: torch.Tensor, batch: dict) -> torch.Tensor:
+    """MSE of the encoder's per-token pitch (z-scores) on the voiced, unpadded tokens."""
+    return masked_mean((pitch - batch["pitch"]) ** 2, batch["voiced"] & ~batch["pad_mask"])
+
+
 def acoustic_losses(out: dict, batch: dict) -> dict[str, torch.Tensor]:
     token_mask = ~batch["pad_mask"]
     frame = decoder_losses(out["mel"], out.get("frame_pitch"), batch)
     dur = masked_mean((out["log_dur"] - torch.log1p(batch["durations"].float())) ** 2, token_mask)
-    pitch = masked_mean((out["pitch"] - batch["pitch"]) ** 2, batch["voiced"] & token_mask)
+    pitch = token_pitch_loss(out["pitch"], batch)
     energy = masked_mean((out["energy"] - batch["energy"]) ** 2, token_mask)
     total = frame["mel"] + dur + pitch + energy
     losses = {"mel": frame["mel"], "duration": dur, "pitch": pitch, "energy": energy}

@@ -28,7 +28,7 @@ from .checkpoint import load_model, save_model
 from .config import RunConfig
 from .data import AcousticDataset, EpochSampler, Normaliser, VocoderDataset, collate_acoustic
 from .distil import DistilDataset, FeatureMatch
-from .losses import acoustic_losses, decoder_losses, masked_mean, vocoder_losses
+from .losses import acoustic_losses, decoder_losses, token_pitch_loss, vocoder_losses
 from .models.acoustic import AcousticModel, length_regulate
 from .models.vocoder import Vocoder
 from .qat import prepare
@@ -122,7 +122,7 @@ class ContourTask(_Task):
         losses["total"] = (losses["mel"] + contour.f0_weight * losses["frame_f0"] + losses["voicing"]
                            + contour.shape_weight * losses["shape"])
         if contour.train_pitch:  # each token's level, scored as stage 1 scores it, on the cleaned corpus F0
-            losses["pitch"] = masked_mean((token_pitch - batch["pitch"]) ** 2, batch["voiced"] & ~batch["pad_mask"])
+            losses["pitch"] = token_pitch_loss(token_pitch, batch)
             losses["total"] = losses["total"] + losses["pitch"]
         for name, value in losses.items():
             self.log(f"loss/{name}", value, prog_bar=name == "total", batch_size=batch["tokens"].shape[0])
