@@ -31,6 +31,36 @@ def test_g2p_text_and_errors(capsys):
     assert "no text" in capsys.readouterr().err
 
 
+def test_a_quick_exit_delivers_every_byte_and_log_line_and_the_exit_code():
+    """say and g2p end without Python's teardown; what they wrote must still all arrive."""
+    code = ("import logging, sys\n"
+            "from cantoedge.scripts.cli import exit_without_teardown\n"
+            "logging.basicConfig(stream=sys.stderr, format='%(message)s')\n"
+            "sys.stdout.write('x' * 200000)\n"
+            "sys.stdout.buffer.write(b'y' * 100)\n"
+            "logging.getLogger('t').warning('last words')\n"
+            "exit_without_teardown(3)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert proc.returncode == 3
+    assert proc.stdout == b"x" * 200000 + b"y" * 100 and proc.stderr.strip() == b"last words"
+
+
+def test_the_console_script_is_the_entry_that_exits_say_and_g2p_quickly():
+    import tomllib
+    from pathlib import Path
+
+    import cantoedge.scripts.cli as cli
+
+    project = tomllib.loads((Path(cli.__file__).parents[1] / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["cantoedge"] == "cantoedge.scripts.cli:entry"
+    assert cli.QUICK_EXIT == {"say", "g2p"} and cli.command_of(["--debug", "say", "-o", "-"]) == "say"
+    proc = subprocess.run([sys.executable, "-m", "cantoedge.scripts.cli", "g2p", "詩史試時市事"], capture_output=True,
+                          timeout=60)
+    assert proc.returncode == 0 and proc.stdout.decode().splitlines()[0] == "si1 si2 si3 si4 si5 si6"
+    proc = subprocess.run([sys.executable, "-m", "cantoedge.scripts.cli", "g2p"], capture_output=True, timeout=60)
+    assert proc.returncode == 1 and b"no text" in proc.stderr
+
+
 def test_help_lists_subcommands(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
