@@ -17,7 +17,7 @@ from .alignment import SyllableTime, syllable_spans, syllable_times
 from .audio import AUDIO, soft_limit
 from .backends.base import Runner
 from .backends.ort import OrtRunner
-from .chunks import Window, windows
+from .chunks import FIRST_WINDOW_FRAMES, Window, windows
 from .excitation import VOICING_LEAD, harmonic_source, mix_source, vocoder_pitch
 from .fileio import atomic_write
 from .frontend import Frontend, G2PResult
@@ -221,9 +221,11 @@ class Voice:
         frames, position = length_regulate(hidden[0], own if durations is None else durations)
         return frames, position, own
 
-    def decoder_inputs(self, frames: np.ndarray, position: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
-        """Each decoder window's (frames, position) inputs, batch of one, and how many of its frames to keep."""
-        for w in windows(frames.shape[0], self.decoder.info.context, self.chunk, self.short_last):
+    def decoder_inputs(self, frames: np.ndarray, position: np.ndarray,
+                       first: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+        """Each decoder window's (frames, position) inputs, batch of one, and how many of its frames to keep
+        (``first``: the first window's, see ``chunks.windows``)."""
+        for w in windows(frames.shape[0], self.decoder.info.context, self.chunk, self.short_last, first):
             f = np.pad(frames[w.start: w.stop], ((w.pad_left, w.pad_right), (0, 0)))
             p = np.pad(position[w.start: w.stop], (w.pad_left, w.pad_right))
             yield f[None].astype(np.float32), p[None].astype(np.float32), w.keep
@@ -241,8 +243,8 @@ class Voice:
         window = VocoderWindow(w.keep, f[frames], np.pad(phase[w.start: w.stop], pad)[frames])
         return {"mel": m[None].astype(np.float32), "f0": f[None]}, window
 
-    def vocoder_windows(self, n_frames: int):
-        return windows(n_frames, self.vocoder.info.context, self.chunk, self.short_last)
+    def vocoder_windows(self, n_frames: int, first: int | None = None):
+        return windows(n_frames, self.vocoder.info.context, self.chunk, self.short_last, first)
 
     def vocode_window(self, feeds: dict[str, np.ndarray], window: VocoderWindow) -> np.ndarray:
         """The audio a window contributes (its kept frames' samples): its graph run on ``feeds``, the harmonic
@@ -266,23 +268,26 @@ class Voice:
         mels, f0s = zip(*self.mel_chunks(frames, position))
         return np.concatenate(mels, axis=1), np.concatenate(f0s)
 
-    def mel_chunks(self, frames: np.ndarray, position: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def mel_chunks(self, frames: np.ndarray, position: np.ndarray,
+                   first: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Decoded mel (n_mels, ≤128) and F0 (≤128,), one chunk at a time."""
-        for f, p, keep in self.decoder_inputs(frames, position):
+        for f, p, keep in self.decoder_inputs(frames, position, first):
             mel, f0 = self.decoder(frames=f, position=p)
             yield mel[0, :, :keep], f0[0, :keep]
 
-    def window_inputs(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0
-                      ) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
+    def window_inputs(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0,
+                      first: int | None = None) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
         """Each vocoder window's inputs as soon as the decoder has made all the mel it needs. A window also waits
         for the VOICING_LEAD frames after it; the vocoder's pitch over the prefix decoded so far is then the whole
         utterance's over that window, so windows join seamlessly. ``pitch_ratio`` scales the decoded F0 the
-        vocoder's harmonic source sings (a pitch shift that keeps every tone's shape)."""
-        decoded = self.mel_chunks(frames, position)
+        vocoder's harmonic source sings (a pitch shift that keeps every tone's shape). ``first``: the first
+        vocoder window's kept frames; the decoder's first window then covers just what it needs."""
+        needs = None if first is None else first + self.vocoder.info.context + VOICING_LEAD
+        decoded = self.mel_chunks(frames, position, needs)
         total = frames.shape[0]
         mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
         f0 = np.zeros(0, dtype=np.float32)
-        for w in self.vocoder_windows(total):
+        for w in self.vocoder_windows(total, first):
             while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
                 m, f = next(decoded)
                 mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
@@ -344,7 +349,8 @@ class Voice:
         frames = samples = 0
         current: Piece | None = None
         times: list[SyllableTime] = []
-        pieces = self.pieces(g2p.tokens, g2p.tones, config.speed, config.pitch_ratio, sentences=True)
+        pieces = self.pieces(g2p.tokens, g2p.tones, config.speed, config.pitch_ratio, sentences=True,
+                             quick_start=True)
         for piece, chunk in self.piece_audio(pieces):
             if piece is not current:  # a new piece's first window: its syllables' times
                 frames += int(current.durations.sum()) if current is not None else 0
@@ -413,12 +419,13 @@ class Voice:
         return soft_limit(np.concatenate(audio)), np.concatenate([p.durations for p in pieces])
 
     def pieces(self, tokens, tones, speed: float = 1.0, pitch_ratio: float = 1.0,
-               sentences: bool = False) -> Iterator[Piece]:
+               sentences: bool = False, quick_start: bool = False) -> Iterator[Piece]:
         """The token stream spoken piece by piece, each piece's vocoder windows as they decode (``piece_audio``
         makes their audio: raw vocoder output, which callers gain and limit). A stream longer than the encoder
         takes is cut at pauses, and ``sentences`` also cuts after every sentence (the first audio then waits for
         one sentence, not the text); every piece after the first gets the <sil> it was trained to start with,
-        given zero frames, so the pieces' durations line up with ``tokens``."""
+        given zero frames, so the pieces' durations line up with ``tokens``. ``quick_start``: the first piece's
+        first window is FIRST_WINDOW_FRAMES long, where the graphs take any length (less to wait for)."""
         check_speed(speed)
         inventory = load_inventory()
         tokens, tones = np.asarray(tokens, np.int64), np.asarray(tones, np.int64)
@@ -434,7 +441,8 @@ class Voice:
             t = np.concatenate([[inventory.id(SIL)] * lead, tokens[start:stop]]).astype(np.int64)
             z = np.concatenate([[0] * lead, tones[start:stop]]).astype(np.int64)
             frames, position, own = self.encode_tokens(t, z, speed, silent_lead=lead)
-            yield Piece(start, own[lead:], self.window_inputs(frames, position, pitch_ratio))
+            first = FIRST_WINDOW_FRAMES if quick_start and not start else None
+            yield Piece(start, own[lead:], self.window_inputs(frames, position, pitch_ratio, first))
 
 
 @dataclass
