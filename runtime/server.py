@@ -6,7 +6,9 @@ and a client that disconnects stops its synthesis at the next window.
 Requests share one voice. With batching (the default), each request synthesises in its own worker thread
 and the decoder's and vocoder's windows of concurrent requests run together as one batched graph call
 (runtime/batcher.py: up to ``max_batch``, gathered for at most ``batch_window_ms`` while others are active).
-Without it, each step of each request (one window) runs under a lock, interleaving requests window by window."""
+Without it, each step of each request (one window) takes its turn, earliest deadline first: a request's first
+window is due when it arrives, each later one when the audio sent so far would have played out in real time
+(runtime/scheduling.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from .batcher import BatchingRunner
 from .flac import FlacEncoder
 from .flac import stream_header as flac_header
 from .limits import SPEED_MAX, SPEED_MIN
+from .scheduling import DeadlineLock
 from .speech import SynthesisConfig
 from .synth import Voice
 
@@ -161,7 +164,10 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         # pool they share gets enough threads for every batcher to gather a full batch: with only ``workers``
         # threads it let that few windows reach the vocoder's batcher at once and capped every batch there
         voice.pool_threads = voice.workers * settings.max_batch
-    lock = threading.Lock() if not batching else contextlib.nullcontext()  # without batching: one step at a time
+    turns = None
+    if not batching:  # a step (a window) per core at once, the most urgent first; each request vocodes its own
+        turns = DeadlineLock(voice.workers)  # windows in its step, as the pool's FIFO queue would let a new
+        voice.workers = 1  # request's first window wait behind every stream's queued windows
 
     def error(endpoint: str, exc: ApiError) -> JSONResponse:
         metrics.requests.labels(endpoint, str(exc.status)).inc()
@@ -174,8 +180,9 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         if settings.token and request.headers.get("authorization") != f"Bearer {settings.token}":
             raise ApiError(401, "missing or wrong bearer token", "authentication_error")
 
-    def next_chunk(chunks: Iterator):
-        with lock:
+    def next_chunk(chunks: Iterator, deadline: float):
+        """The request's next chunk; ``deadline`` (perf_counter seconds) is when its listener needs it."""
+        with turns.hold(deadline) if turns is not None else contextlib.nullcontext():
             return next(chunks, None)
 
     async def admitted(request: Request, parse) -> tuple:
@@ -191,13 +198,13 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
                            "overloaded")
         return parsed
 
-    async def start(text: str, config: SynthesisConfig):
+    async def start(text: str, config: SynthesisConfig, started: float):
         """The request's chunk iterator and its first chunk: errors before any byte become a JSON error."""
         in_progress[0] += 1
         metrics.queue.set(in_progress[0])
         chunks = voice.synthesize(text, config)
         try:
-            return chunks, await run_in_threadpool(next_chunk, chunks)
+            return chunks, await run_in_threadpool(next_chunk, chunks, started)
         except ValueError as exc:
             finish(chunks)
             raise ApiError(422, str(exc)) from None
@@ -227,7 +234,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
                 if time.perf_counter() - started > settings.timeout_s:
                     metrics.errors.labels("timeout").inc()
                     break
-                chunk = await run_in_threadpool(next_chunk, chunks)
+                chunk = await run_in_threadpool(next_chunk, chunks, started + samples / AUDIO.sample_rate)
             finished = chunk is None
             if flac:
                 yield flac.finish()
@@ -242,7 +249,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         started = time.perf_counter()
         try:
             text, fmt, config = await admitted(request, lambda body: parse_speech_request(body, settings))
-            chunks, first = await start(text, config)
+            chunks, first = await start(text, config, started)
         except ApiError as exc:
             return error("speech", exc)
         metrics.requests.labels("speech", "200").inc()
@@ -256,7 +263,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
             if fmt not in ELEVENLABS_FORMATS:
                 raise ApiError(422, f"output_format must be one of {', '.join(ELEVENLABS_FORMATS)}, got {fmt!r}")
             text, config = await admitted(request, lambda body: parse_elevenlabs_request(body, settings))
-            chunks, first = await start(text, config)
+            chunks, first = await start(text, config, started)
         except ApiError as exc:
             return error("text-to-speech", exc)
         metrics.requests.labels("text-to-speech", "200").inc()

@@ -95,6 +95,29 @@ def test_concurrent_clients_all_get_their_own_speech(server, reference):
         assert got.shape == expected.shape and np.abs(got - expected).max() <= 4
 
 
+def test_unbatched_concurrent_clients_take_turns_and_each_gets_exactly_its_speech(reference):
+    """Without batching, steps take turns earliest deadline first (runtime/scheduling.py), two at once here."""
+    voice = Voice.load(threads=2, cache_bytes=0)
+    texts = ["你好。", "多謝你。", LONG[:40], LONG[14:60]]
+    results = {}
+    try:
+        with serving(voice, ServerSettings(batch_window_ms=0.0)) as (url, _):
+            def one(text):
+                results[text] = post(url, {"model": "m", "input": text, "voice": "v", "response_format": "pcm"})
+
+            threads = [threading.Thread(target=one, args=(t,)) for t in texts]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    finally:
+        voice.close()
+    for text in texts:
+        expected = np.concatenate([c.audio for c in reference.synthesize(text)])
+        assert results[text].status_code == 200
+        np.testing.assert_array_equal(np.frombuffer(results[text].content, "<i2"), expected)
+
+
 def test_a_client_that_disconnects_mid_stream_stops_its_work_and_others_are_served(server):
     url, srv = server
     metrics = srv.config.app.state.metrics
@@ -245,6 +268,8 @@ def test_batching_gives_the_shared_window_pool_threads_for_full_batches():
     unbatched = Voice.load(threads=2, warmup=False, cache_bytes=0)
     try:
         create_app(unbatched, ServerSettings(batch_window_ms=0.0))
-        assert unbatched.workers == 2  # one request's step at a time, its windows on both cores
+        # two requests' steps at once, the most urgent first, each vocoding its own windows: a window queued on
+        # a shared pool would wait behind every stream's queued windows, whatever its deadline
+        assert unbatched.workers == 1
     finally:
         unbatched.close()
