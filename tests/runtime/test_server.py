@@ -76,9 +76,8 @@ def test_the_official_openai_client_works_streaming_included(server):
     assert len(pieces) > 1 and sum(map(len, pieces)) > 22050 * 2
 
 
-def test_concurrent_clients_all_get_their_own_speech(server, reference):
-    url, _ = server
-    texts = ["你好。", "多謝你。", "早晨。"]
+def post_together(url, texts: list[str]) -> dict:
+    """Each text POSTed as PCM by its own client, all at once: text -> response."""
     results = {}
 
     def one(text):
@@ -89,6 +88,13 @@ def test_concurrent_clients_all_get_their_own_speech(server, reference):
         t.start()
     for t in threads:
         t.join()
+    return results
+
+
+def test_concurrent_clients_all_get_their_own_speech(server, reference):
+    url, _ = server
+    texts = ["你好。", "多謝你。", "早晨。"]
+    results = post_together(url, texts)
     for text in texts:  # batched windows agree with unbatched ones to float rounding
         expected = np.concatenate([c.audio for c in reference.synthesize(text)]).astype(int)
         got = np.frombuffer(results[text].content, "<i2").astype(int)
@@ -99,17 +105,9 @@ def test_unbatched_concurrent_clients_take_turns_and_each_gets_exactly_its_speec
     """Without batching, steps take turns earliest deadline first (runtime/scheduling.py), two at once here."""
     voice = Voice.load(threads=2, cache_bytes=0)
     texts = ["你好。", "多謝你。", LONG[:40], LONG[14:60]]
-    results = {}
     try:
         with serving(voice, ServerSettings(batch_window_ms=0.0)) as (url, _):
-            def one(text):
-                results[text] = post(url, {"model": "m", "input": text, "voice": "v", "response_format": "pcm"})
-
-            threads = [threading.Thread(target=one, args=(t,)) for t in texts]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            results = post_together(url, texts)
     finally:
         voice.close()
     for text in texts:
