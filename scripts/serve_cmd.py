@@ -34,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "cores batching cost 14-30 %% of the throughput, measured)")
     p.add_argument("--max-batch", type=int_in(1, 64), default=8, help="windows per batched call, 1..64 (default 8)")
     p.add_argument("--threads", type=int_in(1, max_threads()),
-                   help=f"cores each request's synthesis may use, 1..{max_threads()}: that many of its vocoder "
-                        "windows at once, one onnxruntime thread each (default: the cores here, at most 4)")
+                   help=f"cores the server's synthesis may use, 1..{max_threads()}, one onnxruntime thread each: "
+                        "without batching, that many requests' windows at once, the most urgent first; with it, "
+                        "that many of each request's windows at once (default: the cores here, at most 4)")
     p.set_defaults(run=run)
 
 
