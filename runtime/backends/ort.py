@@ -6,6 +6,7 @@ import hashlib
 import logging
 import os
 import platform
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -63,7 +64,8 @@ class OrtLoader:
     path: Path
     threads: int | None = None
     gpu: bool = False
-    sha256: str | None = None  # the file's digest when a manifest check has just computed it (saves a re-read)
+    sha256: str | None = None  # the file's digest as its manifest records it (saves a re-read)
+    verified: Callable[[], None] | None = None  # raises unless the file has that digest; called before it is opened
 
     def providers(self) -> list[str]:
         available = import_ort().get_available_providers()
@@ -83,6 +85,8 @@ class OrtLoader:
                 except Exception as exc:  # checked bytes onnxruntime still refuses: optimise again below
                     log.debug("dropping the cached graph %s: %s", cached, exc)
                     cached.unlink(missing_ok=True)
+        if self.verified is not None:
+            self.verified()
         try:
             return self._session(str(self.path), optimize=True, save_to=cached)
         except Exception as exc:  # onnxruntime raises its own error types for damaged files
@@ -175,11 +179,12 @@ class OrtRunner(Runner):
     concurrent_calls = True  # onnxruntime sessions are safe to run from several threads
 
     def __init__(self, path: Path, spec: GraphSpec, threads: int | None = None,
-                 precision: str | tuple[str, ...] | None = None, gpu: bool = False, sha256: str | None = None):
+                 precision: str | tuple[str, ...] | None = None, gpu: bool = False, sha256: str | None = None,
+                 verified: Callable[[], None] | None = None):
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"no {spec.name} graph at {path}: run `cantoedge export` first")
-        self.session = OrtLoader(path, threads, gpu, sha256)()
+        self.session = OrtLoader(path, threads, gpu, sha256, verified)()
         meta = self.session.get_modelmeta().custom_metadata_map
         self.info = GraphInfo.from_metadata(meta, path)
         self.precision = graph_precision(meta)

@@ -46,6 +46,33 @@ def test_a_damaged_or_replaced_file_is_named_with_the_rebuild(folder, damage):
         Voice.load(folder)
 
 
+@pytest.mark.parametrize("cached", [False, True], ids=["no-cache", "cached"])
+def test_a_damaged_graph_is_never_opened_and_is_refused_while_the_digests_run_beside_the_sessions(
+        folder, tmp_path, monkeypatch, cached):
+    """The sha256 checks run on another thread while the sessions open (runtime/backends/loading.py): a session
+    opens the folder's own file only once they have passed, and one already open from this machine's cache of
+    optimised graphs is closed again with the same clear error."""
+    from cantoedge.runtime.backends.ort import CACHE_ENV, OrtLoader
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache") if cached else "")
+    if cached:
+        Voice.load(folder, threads=1, warmup=False).close()  # leaves the optimised graphs in the cache
+    target = folder / "vocoder.onnx"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one byte among the weights
+    target.write_bytes(bytes(data))
+    opened, original = [], OrtLoader._session
+
+    def spy(self, model, optimize, save_to=None):
+        opened.append(model if isinstance(model, str) else "cached bytes")
+        return original(self, model, optimize, save_to)
+
+    monkeypatch.setattr(OrtLoader, "_session", spy)
+    with pytest.raises(EngineFolderError, match=r"vocoder\.onnx is not the file this folder was built with"):
+        Voice.load(folder, threads=1, warmup=False)
+    assert opened == (["cached bytes"] * 3 if cached else [])  # without a cache: nothing opened before the check
+
+
 def test_a_graph_of_another_contract_is_refused(folder):
     def older(data):
         data["graphs"]["decoder"]["metadata"]["cantoedge.graph_version"] = "1"
