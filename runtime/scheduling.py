@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
-class DeadlineLock:
+class DeadlineSemaphore:
     """``slots`` holders at a time; a freed slot is handed to the waiter with the earliest deadline (ties: the one
     that asked first), never to a thread that happens to arrive just then."""
 

@@ -28,7 +28,7 @@ from .batcher import BatchingRunner
 from .flac import FlacEncoder
 from .flac import stream_header as flac_header
 from .limits import SPEED_MAX, SPEED_MIN
-from .scheduling import DeadlineLock
+from .scheduling import DeadlineSemaphore
 from .speech import SynthesisConfig
 from .synth import Voice
 
@@ -166,7 +166,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         voice.pool_threads = voice.workers * settings.max_batch
     turns = None
     if not batching:  # a step (a window) per core at once, the most urgent first; each request vocodes its own
-        turns = DeadlineLock(voice.workers)  # windows in its step, as the pool's FIFO queue would let a new
+        turns = DeadlineSemaphore(voice.workers)  # windows in its step, as the pool's FIFO queue would let a new
         voice.workers = 1  # request's first window wait behind every stream's queued windows
 
     def error(endpoint: str, exc: ApiError) -> JSONResponse:

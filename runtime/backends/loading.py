@@ -81,7 +81,8 @@ def open_runners(folder: Path, backend: str = "auto", threads: int | None = None
 
 class DigestCheck(threading.Thread):
     """A folder's sha256 checks on another core while the sessions open (file reads and hashlib release the GIL):
-    they were 5-9 ms of every `say`'s 0.2 s start, measured. ``result()`` waits and raises what they found."""
+    they were 9 ms of every `say`'s 0.2 s start; 2-5 ms are saved, as onnxruntime holds the GIL while it opens a
+    session (measured). ``result()`` waits and raises what they found."""
 
     def __init__(self, folder: Path, manifest: EngineManifest):
         super().__init__(name="cantoedge-digests", daemon=True)
