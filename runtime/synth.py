@@ -282,13 +282,14 @@ class Voice:
         utterance's over that window, so windows join seamlessly. ``pitch_ratio`` scales the decoded F0 the
         vocoder's harmonic source sings (a pitch shift that keeps every tone's shape). ``first``: the first
         vocoder window's kept frames; the decoder's first window then covers just what it needs."""
-        needs = None if first is None else first + self.vocoder.info.context + VOICING_LEAD
-        decoded = self.mel_chunks(frames, position, needs)
         total = frames.shape[0]
+        wanted = list(self.vocoder_windows(total, first))
+        needed = [min(w.stop + VOICING_LEAD, total) for w in wanted]  # the mel frames each window waits for
+        decoded = self.mel_chunks(frames, position, None if first is None else needed[0])
         mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
         f0 = np.zeros(0, dtype=np.float32)
-        for w in self.vocoder_windows(total, first):
-            while mel.shape[1] < min(w.stop + VOICING_LEAD, total):
+        for w, need in zip(wanted, needed):
+            while mel.shape[1] < need:
                 m, f = next(decoded)
                 mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
             yield self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio)), w)
