@@ -12,7 +12,7 @@ from cantoedge.runtime.backends.loading import BACKENDS
 from cantoedge.runtime.graphs import DEFAULT_GRAPH_DIR
 from cantoedge.runtime.speech import PITCH_SHIFT_RANGE, VOLUME_RANGE
 
-from .speech_args import add_speech_arguments, check_outputs, report, save_speech
+from .speech_args import add_speech_arguments, check_outputs, report, save_speech, speech_text
 from .validate import existing_dir, float_in, graph_dir, int_in, max_threads
 
 
@@ -83,12 +83,13 @@ def run(args: argparse.Namespace) -> int:
     if args.stream and args.output != "-":
         raise ValueError("--stream writes raw PCM to standard output: use it with -o -")
     config = SynthesisConfig(args.speed, args.pitch_shift, args.volume)
+    text = speech_text(args)
     voice, precision = open_voice(args)
     syllables, samples = [], [0]
 
     def audio():
         """The speech window by window, never held whole (10,000 characters are half an hour of audio)."""
-        for chunk in voice.synthesize(args.text, config):
+        for chunk in voice.synthesize(text, config):
             syllables.extend(chunk.syllables)
             samples[0] += chunk.audio.size
             yield chunk.audio

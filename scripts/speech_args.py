@@ -14,7 +14,12 @@ from .validate import float_in, output_file
 SHOWN_SYLLABLES = 40  # the summary line names this many; the alignment file has them all
 
 
+STDIN_TEXT = "-"  # the text argument that means: read it from standard input
+
+
 def _text(value: str) -> str:
+    if value == STDIN_TEXT:
+        return value  # read and checked by speech_text, before any model loads
     if not value.strip():
         raise argparse.ArgumentTypeError("empty text: nothing to say")
     if len(value) > MAX_TEXT_CHARS:
@@ -22,9 +27,29 @@ def _text(value: str) -> str:
     return value
 
 
+def speech_text(args: argparse.Namespace, stdin=None) -> str:
+    """The text to speak: the argument, or with ``-`` standard input read as UTF-8. At most 4 bytes a character
+    are read past the limit, so an endless or huge input is refused without being held whole."""
+    if args.text != STDIN_TEXT:
+        return args.text
+    stream = stdin if stdin is not None else sys.stdin.buffer
+    data = stream.read(4 * MAX_TEXT_CHARS + 1)
+    if len(data) > 4 * MAX_TEXT_CHARS:  # UTF-8 spends at most 4 bytes on a character
+        raise ValueError(f"standard input holds more than {MAX_TEXT_CHARS:,} characters, the limit (split it)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"standard input is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+    try:
+        return _text(text.removeprefix("\ufeff"))
+    except argparse.ArgumentTypeError as exc:
+        raise ValueError(f"standard input: {exc}") from None
+
+
 def add_speech_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("text", type=_text, help=f"Cantonese text (at most {MAX_TEXT_CHARS:,} characters; longer text "
-                                           "is cut at pauses into pieces the encoder takes)")
+    p.add_argument("text", type=_text, help=f"Cantonese text, or - to read it (UTF-8) from standard input (at most "
+                                           f"{MAX_TEXT_CHARS:,} characters; longer text is cut at pauses into pieces "
+                                           "the encoder takes)")
     p.add_argument("-o", "--output", required=True, type=output_file,
                    help="WAV file to write (22,050 Hz, 16-bit), or - for standard output")
     p.add_argument("--alignment", type=output_file,

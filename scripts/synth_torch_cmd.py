@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .speech_args import add_speech_arguments, check_outputs, save_speech
+from .speech_args import add_speech_arguments, check_outputs, save_speech, speech_text
 from .validate import existing_file
 
 
@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.synth import TorchVoice
 
     check_outputs(args)
-    speech = TorchVoice(args.acoustic, args.vocoder).speak(args.text, args.speed)
+    text = speech_text(args)
+    speech = TorchVoice(args.acoustic, args.vocoder).speak(text, args.speed)
     save_speech(args, speech.audio, speech.alignment())
     return 0

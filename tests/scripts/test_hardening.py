@@ -160,3 +160,37 @@ def test_stream_needs_stdout_and_settings_have_ranges(tmp_path, capsys):
 def test_g2p_eval_refuses_folds_it_cannot_use_before_loading_anything(capsys, value, says):
     code, out, err = run_cli(["corpus", "g2p-eval", "--folds", value], capsys)
     assert code in (1, 2) and says in err.strip().splitlines()[-1] and not out, err
+
+
+def test_say_dash_reads_the_text_from_standard_input_and_speaks_it_as_the_argument_would(tmp_path):
+    text = "今日天氣好好。我哋去飲茶啦！"
+    base = [sys.executable, "-m", "cantoedge.scripts.cli", "say", "--threads", "1", "-o"]
+    given = subprocess.run([*base, "given.wav", text], capture_output=True, timeout=300, cwd=tmp_path)
+    piped = subprocess.run([*base, "piped.wav", "-", "--alignment", "piped.tsv"], capture_output=True, timeout=300,
+                           cwd=tmp_path, input=("\ufeff" + text + "\n").encode())  # a BOM and a newline, as saved
+    assert given.returncode == 0 and piped.returncode == 0, (given.stderr.decode(), piped.stderr.decode())
+    assert (tmp_path / "piped.wav").read_bytes() == (tmp_path / "given.wav").read_bytes()
+    assert b"12 syllables" in piped.stdout and len((tmp_path / "piped.tsv").read_text().splitlines()) == 13
+
+
+@pytest.mark.parametrize("data, says", [
+    (b"", "empty text"),
+    (b" \n\t", "empty text"),
+    ("你好".encode("big5"), "not UTF-8 text (byte 0"),
+    (("你" * 20_001).encode(), "20,001 characters; the limit is 20,000"),
+    (b"a" * 10_000_000, "more than 20,000 characters"),
+])
+def test_say_dash_refuses_bad_standard_input_with_one_line_before_any_model_loads(tiny_graphs, tmp_path, capsys,
+                                                                                monkeypatch, data, says):
+    import io
+    import types
+
+    from cantoedge.runtime.synth import Voice
+
+    stdin = io.BytesIO(data)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=stdin))
+    monkeypatch.setattr(Voice, "__init__", lambda *a, **k: pytest.fail("a voice was loaded"))
+    code, out, err = run_cli(["say", "-", "-o", str(tmp_path / "a.wav"), "--graphs", str(tiny_graphs)], capsys)
+    assert code == 1 and says in err.strip().splitlines()[-1] and "standard input" in err and not out, err
+    assert list(tmp_path.iterdir()) == []
+    assert stdin.tell() <= 80_001  # an endless input is not read whole
