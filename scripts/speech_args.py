@@ -32,8 +32,13 @@ def speech_text(args: argparse.Namespace, stdin=None) -> str:
     are read past the limit, so an endless or huge input is refused without being held whole."""
     if args.text != STDIN_TEXT:
         return args.text
-    stream = stdin if stdin is not None else sys.stdin.buffer
-    data = stream.read(4 * MAX_TEXT_CHARS + 1)
+    stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ValueError("the text is '-' but there is no standard input to read it from (it is closed)")
+    try:
+        data = stream.read(4 * MAX_TEXT_CHARS + 1)
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot read standard input: {exc.strerror}") from None
     if len(data) > 4 * MAX_TEXT_CHARS:  # UTF-8 spends at most 4 bytes on a character
         raise ValueError(f"standard input holds more than {MAX_TEXT_CHARS:,} characters, the limit (split it)")
     try:

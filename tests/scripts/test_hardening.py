@@ -194,3 +194,14 @@ def test_say_dash_refuses_bad_standard_input_with_one_line_before_any_model_load
     assert code == 1 and says in err.strip().splitlines()[-1] and "standard input" in err and not out, err
     assert list(tmp_path.iterdir()) == []
     assert stdin.tell() <= 80_001  # an endless input is not read whole
+
+
+def test_say_dash_with_standard_input_closed_says_so(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "cantoedge.scripts.cli", "say", "-", "-o", "a.wav"],
+                          capture_output=True, timeout=300, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 1 and b"empty text" in proc.stderr and list(tmp_path.iterdir()) == []
+    proc = subprocess.run(f'"{sys.executable}" -m cantoedge.scripts.cli say - -o a.wav <&-', shell=True,
+                          capture_output=True, timeout=300, cwd=tmp_path)
+    err = proc.stderr.decode().strip().splitlines()
+    assert proc.returncode == 1 and len(err) == 1 and "no standard input" in err[0] and "internal" not in err[0], err
+    assert list(tmp_path.iterdir()) == []
