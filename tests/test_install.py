@@ -43,3 +43,19 @@ def test_a_device_only_install_speaks_the_default_voice(tmp_path):
                               "--out", "report"], cwd=out, capture_output=True, text=True, timeout=600, env=env)
     assert regress.returncode == 0, regress.stderr
     assert "| ort-int8 | ort/ort/ort |" in regress.stdout and (out / "report" / "report.html").exists()
+
+
+def test_every_folder_of_package_files_is_a_listed_package():
+    """setuptools installs a folder's files only when the folder is listed in `packages`; an unlisted one (a new
+    data folder, say) is dropped from the wheel with no more than a build warning."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    folders = set()
+    for package, where in config["package-dir"].items():
+        for folder in (ROOT / where).rglob("*"):
+            if folder.is_dir() and folder.name != "__pycache__" and any(p.is_file() for p in folder.iterdir()):
+                folders.add(".".join([package, *folder.relative_to(ROOT / where).parts]))
+    assert folders <= listed, f"not in pyproject's packages: {sorted(folders - listed)}"
+    assert set(config["package-data"]) <= listed
