@@ -27,12 +27,12 @@ def _text(value: str) -> str:
     return value
 
 
-def speech_text(args: argparse.Namespace, stdin=None) -> str:
+def speech_text(args: argparse.Namespace) -> str:
     """The text to speak: the argument, or with ``-`` standard input read as UTF-8. At most 4 bytes a character
     are read past the limit, so an endless or huge input is refused without being held whole."""
     if args.text != STDIN_TEXT:
         return args.text
-    stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+    stream = getattr(sys.stdin, "buffer", None)  # None: standard input is closed
     if stream is None:
         raise ValueError("the text is '-' but there is no standard input to read it from (it is closed)")
     try:
