@@ -87,13 +87,6 @@ def rebuild_hint(manifest: EngineManifest) -> str:
     return f"rebuild it with `cantoedge build --target {manifest.target} --precision {manifest.precision}`"
 
 
-def verify_folder(folder: Path, manifest: EngineManifest) -> None:
-    """Every file present and unchanged, every graph built to the contract this runtime speaks, and the three
-    graphs from one voice. Raises EngineFolderError naming the file and the fix."""
-    check_contract(folder, manifest)
-    check_digests(folder, manifest)
-
-
 def _files(folder: Path, manifest: EngineManifest) -> list[tuple[Path, str]]:
     """Every file the manifest names (graphs and their sources) with its recorded sha256."""
     return [(Path(folder) / rel, sha) for entry in manifest.graphs.values()
@@ -101,7 +94,8 @@ def _files(folder: Path, manifest: EngineManifest) -> list[tuple[Path, str]]:
 
 
 def check_digests(folder: Path, manifest: EngineManifest) -> None:
-    """Every file the manifest names has the bytes it was built with (the slow half of ``verify_folder``)."""
+    """Every file the manifest names has the bytes it was built with (each is read whole: run it beside other
+    work, as ``backends.loading.DigestCheck`` does). Raises EngineFolderError naming the file and the fix."""
     for path, sha in _files(folder, manifest):
         if file_sha256(path) != sha:
             raise EngineFolderError(f"{path} is not the file this folder was built with (its sha256 differs: "
@@ -109,8 +103,8 @@ def check_digests(folder: Path, manifest: EngineManifest) -> None:
 
 
 def check_contract(folder: Path, manifest: EngineManifest) -> None:
-    """Every file present, every graph built to this runtime's contract, the graphs from one voice (the quick
-    half of ``verify_folder``: no file is read)."""
+    """Every file present, every graph built to this runtime's contract, the graphs from one voice (no file is
+    read: the quick half of a folder's checks, ``check_digests`` the other). Raises EngineFolderError."""
     folder = Path(folder)
     missing = sorted({spec.name for spec in GRAPHS} - set(manifest.graphs))
     if missing:
