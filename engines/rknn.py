@@ -85,7 +85,7 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
     python = rknn_python()
     if python is None:
         raise RuntimeError("rknn-toolkit2 runs in its own environment: create it with `bash scripts/rknn_env.sh` "
-                           "(about 2 minutes, 5.6 GB) or set $CANTOEDGE_RKNN_PYTHON to its python")
+                           "(about 30 seconds, 1.5 GB) or set $CANTOEDGE_RKNN_PYTHON to its python")
     sources = find_sources(graph_dir, "fp32", qdq=False)
     feeds = calibration_feeds(graph_dir, corpus) if precision == "int8" else {}
     models = {name: onnx.load(str(path)) for name, path in sources.graphs.items()}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates .venv-rknn: rknn-toolkit2 (RK3588 converter and PC simulator) in its own virtual environment, since
-# its pins (numpy<=1.26.4, onnx<=1.18, torch<=2.4 with its CUDA libraries, setuptools<80.1) conflict with the
-# main one. About 2 minutes and 5.6 GB; does nothing when the environment already imports the toolkit.
+# its pins (numpy<=1.26.4, onnx<=1.18, setuptools<80.1) conflict with the main one. torch is the main one's
+# CPU build, not the toolkit's torch<=2.4 with 4 GB of CUDA libraries (why: scripts/rknn-requirements.txt).
+# About 30 seconds and 1.5 GB; does nothing when the environment already imports the toolkit.
 #   bash scripts/rknn_env.sh            create or check .venv-rknn beside this checkout
 #   RKNN_VENV=/opt/rknn bash scripts/rknn_env.sh   somewhere else (then export CANTOEDGE_RKNN_PYTHON=/opt/rknn/bin/python)
 set -euo pipefail
@@ -17,9 +18,10 @@ if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import rknn.api" >/dev/nu
   echo "rknn_env.sh: $VENV already has rknn-toolkit2"
   exit 0
 fi
-echo "rknn_env.sh: creating $VENV with $PYTHON (rknn-toolkit2 2.5.0; about 2 minutes, 5.6 GB)"
+echo "rknn_env.sh: creating $VENV with $PYTHON (rknn-toolkit2 2.5.0; about 30 seconds, 1.5 GB)"
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip
-"$VENV/bin/python" -m pip install -q rknn-toolkit2==2.5.0 'numpy<=1.26.4' 'onnx<=1.18' 'setuptools<80.1'
+"$VENV/bin/python" -m pip install -q -c constraints.txt -r scripts/rknn-requirements.txt
+"$VENV/bin/python" -m pip install -q --no-deps rknn-toolkit2==2.5.0
 "$VENV/bin/python" -c "import rknn.api" >/dev/null 2>&1 || { echo "rknn_env.sh: rknn.api does not import in $VENV" >&2; exit 1; }
 echo "rknn_env.sh: $VENV ready"
