@@ -4,7 +4,10 @@ environment (scripts/rknn_env.sh), the encoder kept on the CPU through onnxrunti
 Decisions, with the measurements behind them (DESIGN.md, rknn-toolkit2 2.5.0):
 - The project's Q/DQ graphs are rejected by the toolkit, so INT8 builds calibrate with RKNN's own quantiser,
   fed the same tone-balanced calibration set (the decoder windows the device really runs).
-- The vocoder ships FP16 in every build: each INT8 variant collapses (SNR < 0 dB) in its harmonic source.
+- w8a8 builds are hybrid: RKNN quantises every tensor, which bent the decoder's F0 by 46.5 cents and left
+  the vocoder at 18.9 dB per window against FP32; int8 in the feed-forward layers of every block but the
+  last, every other activation FP16, gives 3.6 cents and 30.1 dB (README, "RKNN"). The vocoder's harmonic
+  source runs between graphs (graph v3).
 - The encoder stays on onnxruntime: `dynamic_input` accepts only the exact listed token lengths, and the
   encoder is about 0.4 ms of a 17 ms window (2.5 %); a padded-length encoder would need graph contract v3.
 - Fixed batch 1; graph inputs stay float32 on the caller's side (the runtime quantises them with the model's
@@ -14,6 +17,7 @@ Decisions, with the measurements behind them (DESIGN.md, rknn-toolkit2 2.5.0):
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -39,13 +43,27 @@ def fixed_shapes(spec_name: str, info: GraphInfo, dim: int) -> dict[str, list[in
     return {name: [1, *shape] for name, shape in window_shapes(spec_name, info, dim).items()}
 
 
-def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dataset: str | None) -> dict:
+def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dataset: str | None,
+             int8_tensors: list[str] | None = None) -> dict:
     config = {"target_platform": rknn_worker.TARGET_PLATFORM, "float_dtype": "float16", "optimization_level": 3}
     if quantise:
         config.update(quantized_dtype=dtype, quantized_algorithm="normal", quantized_method="channel")
     return {"config": config,
             "load": {"inputs": list(spec.inputs), "input_size_list": [shapes[n] for n in spec.inputs]},
-            "build": {"do_quantization": quantise, **({"dataset": dataset} if dataset else {})}}
+            "build": {"do_quantization": quantise, **({"dataset": dataset} if dataset else {})},
+            **({"int8_tensors": int8_tensors} if int8_tensors else {})}
+
+
+def hybrid_int8_tensors(model) -> list[str]:
+    """The activations an 8-bit RKNN build of the decoder or the vocoder keeps int8 (the worker makes the rest
+    FP16): the feed-forward layers (norm, pw1, GELU, pw2) of every ConvNeXt block but the last. Measured on
+    the bundled voice against FP32 (README, "RKNN"): with every tensor int8 the decoder's F0 was 46.5 cents off
+    and the vocoder read 18.9 dB per window; so built, 3.6 cents and 30.1 dB. The vocoder's embedding or heads
+    int8 as well cost it 4 to 10 dB; its last block's feed-forward layers int8, 12 dB."""
+    blocks = sorted({int(m.group(1)) for n in model.graph.node if (m := re.match(r"/blocks\.(\d+)/", n.name))})
+    if len(blocks) < 2:
+        raise ValueError(f"the graph has {len(blocks)} ConvNeXt blocks; the hybrid INT8 build needs two")
+    return [rf"^/blocks\.{i}/(norm/|pw1/|Mul_1_|pw2/)" for i in blocks[:-1]]
 
 
 def write_dataset(work: Path, feeds: list[dict[str, np.ndarray]], spec) -> str:
@@ -93,6 +111,8 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
         shutil.copyfile(sources.graphs[ENCODER.name], work / "encoder.onnx")
         (work / "sim").mkdir()
         job: dict = {"folder": str(work), "graphs": {}}
+        hybrid = ({g.name: hybrid_int8_tensors(models[g.name]) for g in (DECODER, VOCODER)}
+                  if precision == "int8" and int8_dtype == "w8a8" else {})
         for spec in (DECODER, VOCODER):
             info = GraphInfo.from_metadata(onnx_metadata(models[spec.name]), sources.graphs[spec.name])
             dim = [d.dim_value for d in models[spec.name].graph.input[0].type.tensor_type.shape.dim][-1]
@@ -101,7 +121,8 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
             dataset = write_dataset(work, feeds[spec.name], spec) if quantise else None
             shutil.copyfile(sources.graphs[spec.name], work / "sim" / f"{spec.name}.onnx")
             job["graphs"][spec.name] = {"source": f"sim/{spec.name}.onnx", "file": f"{spec.name}.rknn",
-                                        "settings": settings(spec, shapes, quantise, int8_dtype, dataset),
+                                        "settings": settings(spec, shapes, quantise, int8_dtype, dataset,
+                                                             hybrid.get(spec.name)),
                                         "shapes": shapes, "precision": int8_dtype if quantise else "fp16"}
         (work / "rknn_job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
         log(f"rknn: converting the decoder and the vocoder ({'fp16' if precision == 'fp16' else int8_dtype}) "
@@ -132,8 +153,11 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
                          f"Q/DQ graphs) calibrated on {windows} windows each of the tone-balanced calibration set; "
                          "the project's ranges file is not used by this target")
             notes.append("vocoder INT8: its harmonic source and inverse STFT run between graphs (graph v3), so the "
-                         "graph quantises; RKNN quantises every tensor, so it is less exact than FP16 (the engine "
-                         "report measures its SNR per window against FP32)")
+                         "graph quantises; the engine report measures its SNR per window against FP32")
+            if hybrid:
+                notes.append("w8a8 is hybrid: int8 where build.int8_tensors match (the feed-forward layers of every "
+                             "block but the last), every other activation FP16 (RKNN's hybrid quantisation); with "
+                             "every tensor int8 the decoder's F0 was 46.5 cents off FP32 and the vocoder read 18.9 dB")
         manifest = EngineManifest(target="rknn", precision=precision, platform=rknn_worker.TARGET_PLATFORM,
                                   toolkit={"name": "rknn-toolkit2", "version": result["toolkit"]},
                                   inputs=input_hashes(sources.files()), graphs=entries, notes=notes)

@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", default="data/corpus",
                    help="corpus with calib_set.json, for RKNN's INT8 calibration (default data/corpus)")
     p.add_argument("--rknn-dtype", default="w8a8", choices=INT8_DTYPES,
-                   help="rknn int8 only: the decoder's and vocoder's quantised type (default w8a8)")
+                   help="rknn int8 only: the decoder's and vocoder's quantised type (default w8a8, hybrid: "
+                        "int8 feed-forward layers in every block but the last, every other tensor FP16)")
     p.add_argument("--workspace-mb", type=int_in(64, 65536), default=1024,
                    help="trt only: builder workspace limit in MiB, 64..65536 (default 1024, sized for a "
                         "Jetson's shared memory)")

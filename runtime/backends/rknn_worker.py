@@ -56,6 +56,8 @@ def built_model(onnx_path: Path, settings: dict, folder: Path):
         build = dict(settings["build"])
         if build.get("dataset"):  # the list names its .npy files relative to its own folder
             build["dataset"] = str(folder / build["dataset"])
+        if settings.get("int8_tensors"):
+            return hybrid_build(rknn, settings, onnx_path, build["dataset"])
         if rknn.build(**build) != 0:
             raise RuntimeError(f"rknn-toolkit2 could not build {onnx_path} with {settings['build']}")
     return rknn
@@ -73,6 +75,65 @@ def build_job(job: dict) -> dict:
         rknn.release()
         done[name] = graph["file"]
     return {"toolkit": toolkit_version(), "files": done}
+
+
+def hybrid_build(loaded, settings: dict, onnx_path: Path, dataset: str):
+    """An RKNN object quantised to int8 only where ``settings["int8_tensors"]`` (regular expressions on the
+    toolkit's tensor names, which start with the ONNX node's) match, every other activation in FP16: the
+    toolkit's two-step hybrid quantisation. Step 1 (on ``loaded``, the graph loaded) writes the model, weights
+    and quantisation config to the working folder; step 2 wants a fresh object."""
+    import os
+    import tempfile
+
+    from rknn.api import RKNN
+
+    here, onnx_path, dataset = os.getcwd(), onnx_path.resolve(), str(Path(dataset).resolve())  # before the chdir
+    with tempfile.TemporaryDirectory() as work:
+        os.chdir(work)
+        try:
+            if loaded.hybrid_quantization_step1(dataset=dataset, proposal=False) != 0:
+                raise RuntimeError(f"rknn-toolkit2 could not quantise {onnx_path} (hybrid step 1)")
+            loaded.release()
+            cfg_path = Path(f"{onnx_path.stem}.quantization.cfg")
+            floats = fp16_tensors(cfg_path.read_text("utf-8"), onnx_path, settings["int8_tensors"])
+            cfg_path.write_text(with_fp16(cfg_path.read_text("utf-8"), floats), "utf-8")
+            rknn = RKNN(verbose=False)
+            if rknn.config(**settings["config"]) != 0:
+                raise RuntimeError(f"rknn config refused {settings['config']}")
+            if rknn.hybrid_quantization_step2(model_input=f"{onnx_path.stem}.model",
+                                              data_input=f"{onnx_path.stem}.data",
+                                              model_quantization_cfg=str(cfg_path)) != 0:
+                raise RuntimeError(f"rknn-toolkit2 could not build {onnx_path} with {len(floats)} FP16 tensors")
+        finally:
+            os.chdir(here)
+    return rknn
+
+
+def fp16_tensors(cfg: str, onnx_path: Path, int8_patterns: list[str]) -> list[str]:
+    """The activations of a step-1 quantisation config that no pattern keeps int8. Activations: the int8
+    entries other than weights (the graph's initializers), constants and the input/output casts."""
+    import re
+
+    import onnx
+    from ruamel.yaml import YAML
+
+    entries = YAML(typ="safe").load(cfg)["quantize_parameters"]
+    weights = {i.name for i in onnx.load(str(onnx_path), load_external_data=False).graph.initializer}
+    activations = [name for name, entry in entries.items() if entry.get("dtype") == "int8" and name not in weights
+                   and not name.startswith("/Constant") and not re.search(r"(_int8|_i1)$", name)]
+    unmatched = [p for p in int8_patterns if not any(re.match(p, name) for name in activations)]
+    if unmatched:
+        raise RuntimeError(f"no tensor of {onnx_path.name} matches {', '.join(unmatched)}")
+    return [name for name in activations if not any(re.match(p, name) for p in int8_patterns)]
+
+
+def with_fp16(cfg: str, tensors: list[str]) -> str:
+    """The config with ``tensors`` listed as FP16 layers. Edited as text: step 2 refuses a config whose scales
+    a YAML round trip has reprinted."""
+    empty = "custom_quantize_layers: {}\n"
+    if not cfg.startswith(empty):
+        raise RuntimeError(f"unexpected quantisation config from rknn-toolkit2: {cfg[:80]!r}")
+    return "custom_quantize_layers:\n" + "".join(f"    {name}: float16\n" for name in tensors) + cfg[len(empty):]
 
 
 class Session:

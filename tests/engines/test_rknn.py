@@ -5,6 +5,7 @@ import json
 import shutil
 
 import numpy as np
+import onnx
 import pytest
 
 from cantoedge.runtime.backends.rknn import rknn_python
@@ -79,12 +80,16 @@ def test_an_int8_build_calibrates_both_window_graphs_on_the_calibration_set(tiny
         dataset = (tmp_path / "int8" / "rknn_calib" / f"{graph}.txt").read_text().splitlines()
         assert dataset and all(tuple(f.split("_")[-1][:-4] for f in line.split()) == inputs for line in dataset)
     assert any("tone-balanced calibration set" in n for n in manifest.notes)
+    for graph in ("decoder", "vocoder"):  # hybrid: int8 feed-forward layers in every block but the last
+        blocks = {n.name.split("/")[1] for n in onnx.load(tiny_graphs / f"{graph}.onnx").graph.node
+                  if n.name.startswith("/blocks.")}
+        assert len(manifest.graphs[graph].build["int8_tensors"]) == len(blocks) - 1 >= 1
     reference, npu = Voice(tiny_graphs, "fp32", threads=1), Voice.load(tmp_path / "int8")
     try:
         speech = npu.speak("詩史試時市事。")
         assert np.isfinite(speech.audio).all() and np.abs(speech.audio).max() > 0
         # the INT8 vocoder alone, per window against FP32: graph v2's harmonic source collapsed below 0 dB
-        # in every INT8 build; this tiny vocoder reads 28-43 dB, the bundled voice's about 21 dB (README)
+        # in every INT8 build; this tiny vocoder reads 28-43 dB, the bundled voice's 30.1 (README)
         frames, position, _ = reference.encode(reference.frontend("詩史試時市事，我哋去飲茶。"))
         snr = [snr_db(reference.vocode_window(feeds, w), npu.vocode_window(feeds, w))
                for feeds, w in npu.vocoder_feeds(*reference.decode(frames, position))]
