@@ -84,6 +84,7 @@ def test_an_int8_build_calibrates_both_window_graphs_on_the_calibration_set(tiny
         blocks = {n.name.split("/")[1] for n in onnx.load(tiny_graphs / f"{graph}.onnx").graph.node
                   if n.name.startswith("/blocks.")}
         assert len(manifest.graphs[graph].build["int8_tensors"]) == len(blocks) - 1 >= 1
+        assert manifest.graphs[graph].build["config"]["quantized_algorithm"] == "mmse"
     reference, npu = Voice(tiny_graphs, "fp32", threads=1), Voice.load(tmp_path / "int8")
     try:
         speech = npu.speak("詩史試時市事。")
