@@ -30,10 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, type=output_dir, help="voice folder to write (replaced when complete)")
     p.add_argument("--corpus", default="data/corpus",
                    help="corpus with calib_set.json, for RKNN's INT8 calibration (default data/corpus)")
-    p.add_argument("--rknn-dtype", default="w8a8", choices=INT8_DTYPES,
+    p.add_argument("--rknn-dtype", choices=INT8_DTYPES,
                    help="rknn int8 only: the decoder's and vocoder's quantised type (default w8a8, hybrid: "
                         "int8 feed-forward layers in every block but the last, every other tensor FP16)")
-    p.add_argument("--workspace-mb", type=int_in(64, 65536), default=1024,
+    p.add_argument("--workspace-mb", type=int_in(64, 65536),
                    help="trt only: builder workspace limit in MiB, 64..65536 (default 1024, sized for a "
                         "Jetson's shared memory)")
     p.add_argument("--print-commands", action="store_true",
@@ -47,8 +47,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+# options that mean something for one target (and precision) only: given elsewhere they would be ignored
+TARGET_OPTIONS = (("rknn_dtype", "--rknn-dtype", "--target rknn --precision int8"),
+                  ("workspace_mb", "--workspace-mb", "--target trt"),
+                  ("timing_cache", "--timing-cache", "--target trt"),
+                  ("trt_version", "--trt-version", "--target trt --print-commands"))
+
+
+def check_target_options(args: argparse.Namespace) -> None:
+    """Refuse an option the chosen target would silently ignore, then fill in the defaults."""
+    applies = {"rknn_dtype": args.target == "rknn" and args.precision == "int8",
+               "workspace_mb": args.target == "trt", "timing_cache": args.target == "trt",
+               "trt_version": args.target == "trt" and args.print_commands}
+    for attr, flag, where in TARGET_OPTIONS:
+        if getattr(args, attr) is not None and not applies[attr]:
+            raise ValueError(f"{flag} applies to {where} only; it would be ignored here")
+    args.rknn_dtype = args.rknn_dtype or "w8a8"
+    args.workspace_mb = args.workspace_mb or 1024
+
+
 def run(args: argparse.Namespace) -> int:
     out, graphs = Path(args.out), Path(args.graphs)
+    check_target_options(args)
     if args.print_commands:
         return print_trt_commands(args, out, graphs)
     if out.resolve() == graphs.resolve():

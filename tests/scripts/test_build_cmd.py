@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from blocker import BLOCKER
@@ -64,3 +65,18 @@ def test_build_refuses_what_it_cannot_build_before_any_work(tiny_int8_graphs, tm
     if code != 0:  # no TensorRT here: the error names the extra, and nothing is written
         assert "cantoedge[trt]" in err and not (tmp_path / "x").exists()
     assert not list(tmp_path.glob(".x.building-*"))
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--target", "rknn", "--precision", "fp16", "--rknn-dtype", "w16a16i"], "--rknn-dtype applies to --target rknn"),
+    (["--target", "ort", "--rknn-dtype", "w8a8"], "--rknn-dtype applies to --target rknn --precision int8"),
+    (["--target", "ort", "--workspace-mb", "512"], "--workspace-mb applies to --target trt"),
+    (["--target", "rknn", "--timing-cache", "{tmp}/t.cache"], "--timing-cache applies to --target trt"),
+    (["--target", "trt", "--trt-version", "10.3.0"], "--trt-version applies to --target trt --print-commands"),
+])
+def test_build_refuses_an_option_its_target_would_ignore(tmp_path, capsys, extra, says):
+    extra = [e.format(tmp=tmp_path) for e in extra]
+    graphs = Path(__file__).resolve().parents[2] / "runtime" / "voice"  # the default voice's graphs
+    code, text, err = run_cli(["build", *extra, "--graphs", str(graphs), "--out", str(tmp_path / "x")], capsys)
+    assert code == 1 and says in err and "ignored" in err, err
+    assert not text and not (tmp_path / "x").exists() and not list(tmp_path.glob(".x.building-*"))
