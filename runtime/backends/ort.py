@@ -6,6 +6,7 @@ import hashlib
 import logging
 import os
 import platform
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +22,10 @@ _ORT_TYPES = {"tensor(float)": "float32", "tensor(float16)": "float16", "tensor(
               "tensor(int32)": "int32", "tensor(int8)": "int8", "tensor(uint8)": "uint8"}
 GPU_PROVIDERS = ("TensorrtExecutionProvider", "CUDAExecutionProvider")
 CACHE_ENV = "CANTOEDGE_CACHE_DIR"  # where optimised graphs are kept; set it empty to keep none
+# the cache keeps the most recently used graphs up to this size: a device that updates its voice, or a machine
+# that builds many, would otherwise fill its storage (one session here had left 136 graphs, 160 MB)
+CACHE_MAX_BYTES = 128 * 1024 * 1024
+STALE_TEMP_SECONDS = 3600  # a temp file this old was left by a killed process
 
 log = logging.getLogger("cantoedge.ort")
 
@@ -156,6 +161,10 @@ def read_cached(cached: Path) -> bytes | None:
         log.debug("dropping the cached graph %s: its bytes do not match their digest", cached)
         cached.unlink(missing_ok=True)
         return None
+    try:
+        os.utime(cached)  # used now: the last the bound evicts
+    except OSError:
+        pass  # a read-only cache still serves
     return data
 
 
@@ -170,6 +179,36 @@ def write_cached(temp: Path, cached: Path) -> None:
     except OSError:
         for path in (temp, digest_temp):
             path.unlink(missing_ok=True)
+        return
+    prune_cache(cached.parent, keep=cached)
+
+
+def prune_cache(folder: Path, keep: Path, max_bytes: int | None = None) -> None:
+    """Evict the least recently used graphs (and their digests) until the folder holds at most ``max_bytes``
+    (default CACHE_MAX_BYTES), never ``keep``; temp files older than an hour go too. Another process's eviction
+    only costs a re-optimise."""
+    entries = []
+    try:
+        paths = list(folder.iterdir())
+    except OSError:
+        return
+    for path in paths:
+        try:
+            stat = path.stat()
+            if path.name.endswith(".tmp") and time.time() - stat.st_mtime > STALE_TEMP_SECONDS:
+                path.unlink(missing_ok=True)
+            elif path.suffix == ".onnx":
+                entries.append((stat.st_mtime, stat.st_size, path))
+        except OSError:  # gone meanwhile (another process pruned it), or not ours to remove
+            continue
+    total, limit = sum(size for _, size, _ in entries), CACHE_MAX_BYTES if max_bytes is None else max_bytes
+    for _, size, path in sorted(entries, key=lambda e: e[0]):
+        if total <= limit:
+            break
+        if path != keep:
+            path.unlink(missing_ok=True)
+            _digest_path(path).unlink(missing_ok=True)
+            total -= size
 
 
 class OrtRunner(Runner):

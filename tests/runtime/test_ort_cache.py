@@ -93,3 +93,42 @@ def test_a_verified_folder_names_its_cache_entries_by_the_manifests_digests(cach
     names = sorted(p.name.split("-")[0] for p in cache.glob("*.onnx"))
     assert names == sorted(e.sha256[:32] for e in manifest.graphs.values())
     assert all(e.sha256 == file_sha256(bundled_voice_dir() / e.file) for e in manifest.graphs.values())
+
+
+def test_the_cache_keeps_the_most_recently_used_graphs_within_its_bound(cache, tmp_path, monkeypatch):
+    import os
+    import time
+
+    from cantoedge.runtime.backends import ort
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "sizing"))
+    Voice.load(bundled_voice_dir(), threads=1)
+    voice_bytes = sum(p.stat().st_size for p in (tmp_path / "sizing").glob("*.onnx"))
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    cache.mkdir()
+    old = [cache / f"old{i}-ort-x.onnx" for i in range(4)]
+    for i, path in enumerate(old):  # 1 MB each, used long ago, the first the longest
+        path.write_bytes(bytes(1 << 20))
+        path.with_name(path.name + ".sha256").write_text("x", "ascii")
+        os.utime(path, (time.time() - 10_000 + i,) * 2)
+    stale, fresh = cache / ".a.onnx.1.tmp", cache / ".b.onnx.2.tmp"  # left by a killed run; one being written now
+    stale.write_bytes(b"x")
+    fresh.write_bytes(b"x")
+    os.utime(stale, (time.time() - 2 * ort.STALE_TEMP_SECONDS,) * 2)
+    monkeypatch.setattr(ort, "CACHE_MAX_BYTES", voice_bytes + (5 << 19))  # room for two and a half old ones
+    Voice.load(bundled_voice_dir(), threads=1)  # writes the voice's three graphs, pruning after each
+    assert len([p for p in cache.glob("*.onnx") if not p.name.startswith("old")]) == 3  # all just written stay
+    assert sum(p.stat().st_size for p in cache.glob("*.onnx")) <= ort.CACHE_MAX_BYTES
+    assert [p.exists() for p in old] == [False, False, True, True]  # the least recently used went first
+    assert all(p.with_name(p.name + ".sha256").exists() == p.exists() for p in old)  # each with its digest
+    assert not stale.exists() and fresh.exists()
+
+
+def test_a_cache_hit_marks_the_graph_as_recently_used(cache):
+    import os
+
+    Voice.load(bundled_voice_dir(), threads=1)
+    for path in cache.glob("*.onnx"):
+        os.utime(path, (1_000_000_000,) * 2)  # as if last used in 2001
+    Voice.load(bundled_voice_dir(), threads=1).speak(TEXT)  # read from the cache
+    assert all(p.stat().st_mtime > 1_000_000_000 for p in cache.glob("*.onnx"))
