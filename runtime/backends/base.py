@@ -58,5 +58,9 @@ class Runner:
         if set(feeds) != set(self.spec.inputs):
             raise ValueError(f"the {self.spec.name} graph takes {self.spec.inputs}, got {tuple(feeds)}")
 
+    def ready(self) -> None:
+        """Wait until the runner can run: a backend may start slowly in the background (the RKNN simulator's
+        worker rebuilding its model), so that a voice's graphs start side by side. Raises what the start met."""
+
     def close(self) -> None:
         """Release what the backend holds (device memory, a helper process)."""

@@ -70,6 +70,8 @@ def open_runners(folder: Path, backend: str = "auto", threads: int | None = None
                 runners[spec.name] = RknnRunner(folder, entry, spec)
             else:
                 raise EngineFolderError(f"{folder}: the {spec.name} graph names an unknown backend {entry.backend!r}")
+        for runner in runners.values():  # those starting in the background (RKNN's simulator) started together
+            runner.ready()
         digests.result()
     except BaseException:
         for runner in runners.values():

@@ -4,6 +4,7 @@ environment's own Python (its pins conflict with the main environment) through a
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -18,6 +19,8 @@ from . import rknn_worker
 from .base import BackendMissingError, Runner, TensorMeta
 
 RKNN_PYTHON_ENV = "CANTOEDGE_RKNN_PYTHON"  # the RKNN environment's python, where it is not .venv-rknn
+
+log = logging.getLogger("cantoedge.rknn")
 
 
 def toolkit_importable() -> bool:
@@ -61,9 +64,20 @@ class RknnRunner(Runner):
             raise BackendMissingError("rknn", "rknnlite", "rknn-lite",
                                       f"on a build host, the simulator runs in its own environment: create it with "
                                       f"`bash scripts/rknn_env.sh`, or point ${RKNN_PYTHON_ENV} at one")
+        if self.entry.build.get("build", {}).get("do_quantization"):  # the one slow start: say so
+            log.warning("the RKNN PC simulator rebuilds the %s %s model from %s with its build's quantisation "
+                        "(up to a minute on 2 cores; a board runs %s as it is)", self.entry.precision,
+                        self.spec.name, self.entry.source, self.entry.file)
         self._log = tempfile.TemporaryFile()
         self._proc = subprocess.Popen([str(python), rknn_worker.__file__, "serve", str(self.folder), self.spec.name],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log)
+        self.mode = None  # known once the worker says it is ready
+
+    def ready(self) -> None:
+        """Wait for the worker's hello: the simulator rebuilds each model (up to a minute for a quantised one),
+        so the decoder's and the vocoder's workers start together and are waited for here."""
+        if self.mode is not None:
+            return
         hello = rknn_worker.receive(self._proc.stdout)
         if hello is None or "ready" not in hello:
             raise RuntimeError(f"the RKNN worker for {self.spec.name} did not start: {self._log_tail()}")
@@ -86,6 +100,7 @@ class RknnRunner(Runner):
         if self._session is not None:
             outputs = self._session.run(arrays)
         else:
+            self.ready()
             try:
                 rknn_worker.send(self._proc.stdin, {f"arr_{i}": a for i, a in enumerate(arrays)})
                 reply = rknn_worker.receive(self._proc.stdout)
@@ -104,6 +119,8 @@ class RknnRunner(Runner):
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
+            if self.mode is None:  # still rebuilding (another graph's worker failed): nothing of it to keep
+                self._proc.kill()
             self._proc.stdin.close()
             try:
                 self._proc.wait(timeout=10)

@@ -71,7 +71,8 @@ def test_the_npu_refuses_shapes_it_was_not_built_for(rknn_fp16):
         npu.close()
 
 
-def test_an_int8_build_calibrates_both_window_graphs_on_the_calibration_set(tiny_graphs, calib_corpus, tmp_path):
+def test_an_int8_build_calibrates_both_window_graphs_on_the_calibration_set(tiny_graphs, calib_corpus, tmp_path,
+                                                                            caplog):
     from cantoedge.engines.rknn import build_rknn
 
     manifest = build_rknn(tiny_graphs, "int8", tmp_path / "int8", calib_corpus, log=lambda _: None)
@@ -85,7 +86,10 @@ def test_an_int8_build_calibrates_both_window_graphs_on_the_calibration_set(tiny
                   if n.name.startswith("/blocks.")}
         assert len(manifest.graphs[graph].build["int8_tensors"]) == len(blocks) - 1 >= 1
         assert manifest.graphs[graph].build["config"]["quantized_algorithm"] == "mmse"
-    reference, npu = Voice(tiny_graphs, "fp32", threads=1), Voice.load(tmp_path / "int8")
+    with caplog.at_level("WARNING", logger="cantoedge.rknn"):  # the simulator's slow start is announced
+        reference, npu = Voice(tiny_graphs, "fp32", threads=1), Voice.load(tmp_path / "int8")
+    assert [r.message.split(" from ")[0] for r in caplog.records] == [
+        f"the RKNN PC simulator rebuilds the int8 {g} model" for g in ("decoder", "vocoder")]
     try:
         speech = npu.speak("詩史試時市事。")
         assert np.isfinite(speech.audio).all() and np.abs(speech.audio).max() > 0
@@ -123,3 +127,27 @@ def test_say_runs_the_simulator_from_the_ordinary_cantoedge_command(rknn_fp16, t
     assert "(ort+rknn fp16," in capsys.readouterr().out
     audio, rate = read_wav(wav)
     assert rate == 22050 and np.isfinite(audio).all() and len(tsv.read_text().splitlines()) == 7
+
+
+def test_the_decoder_and_vocoder_workers_start_side_by_side(rknn_fp16, monkeypatch):
+    from cantoedge.runtime.backends import rknn
+
+    started, seen = [], []
+    original_init, original_ready = rknn.RknnRunner.__init__, rknn.RknnRunner.ready
+
+    def init(self, *args):
+        original_init(self, *args)
+        started.append(self)
+
+    def ready(self):  # by the first wait, every worker is already running
+        seen.append([r.spec.name for r in started if r._proc is not None and r._proc.poll() is None])
+        original_ready(self)
+
+    monkeypatch.setattr(rknn.RknnRunner, "__init__", init)
+    monkeypatch.setattr(rknn.RknnRunner, "ready", ready)
+    voice = Voice.load(rknn_fp16)
+    try:
+        assert seen[0] == ["decoder", "vocoder"]
+        assert all(r.mode == "simulator" for r in started)
+    finally:
+        voice.close()
