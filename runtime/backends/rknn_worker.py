@@ -95,8 +95,9 @@ def hybrid_build(loaded, settings: dict, onnx_path: Path, dataset: str):
                 raise RuntimeError(f"rknn-toolkit2 could not quantise {onnx_path} (hybrid step 1)")
             loaded.release()
             cfg_path = Path(f"{onnx_path.stem}.quantization.cfg")
-            floats = fp16_tensors(cfg_path.read_text("utf-8"), onnx_path, settings["int8_tensors"])
-            cfg_path.write_text(with_fp16(cfg_path.read_text("utf-8"), floats), "utf-8")
+            cfg = cfg_path.read_text("utf-8")
+            floats = fp16_tensors(cfg, onnx_path, settings["int8_tensors"])
+            cfg_path.write_text(with_fp16(cfg, floats), "utf-8")
             rknn = RKNN(verbose=False)
             if rknn.config(**settings["config"]) != 0:
                 raise RuntimeError(f"rknn config refused {settings['config']}")
