@@ -6,8 +6,8 @@ Decisions, with the measurements behind them (DESIGN.md, rknn-toolkit2 2.5.0):
   fed the same tone-balanced calibration set (the decoder windows the device really runs).
 - w8a8 builds are hybrid: RKNN quantises every tensor, which bent the decoder's F0 by 46.5 cents and left
   the vocoder at 18.9 dB per window against FP32; int8 in the feed-forward layers of every block but the
-  last, every other activation FP16, MMSE-calibrated, gives 3.6 cents and 30.8 dB (README, "RKNN"). The
-  vocoder's harmonic source runs between graphs (graph v3).
+  last, every other activation FP16, gives 3.6 cents and 30.1 dB (README, "RKNN"). The vocoder's harmonic
+  source runs between graphs (graph v3).
 - The encoder stays on onnxruntime: `dynamic_input` accepts only the exact listed token lengths, and the
   encoder is about 0.4 ms of a 17 ms window (2.5 %); a padded-length encoder would need graph contract v3.
 - Fixed batch 1; graph inputs stay float32 on the caller's side (the runtime quantises them with the model's
@@ -36,6 +36,10 @@ from .sources import find_sources
 from .staging import carry_eval_bundle, staged_folder
 
 CALIB_WINDOWS = 64  # decoder windows fed to RKNN's quantiser (from the calibration set, in order)
+# how a hybrid build calibrates each graph's int8 layers (README, "RKNN"): MMSE for the decoder (tone accuracy
+# -0.3 points against -0.7 with `normal`; 12 of 12 rebuilds alike), `normal` for the vocoder (30.1 dB; MMSE's
+# 30.8 comes out in one of two states from run to run, and takes 5-35 s where `normal` takes a few)
+HYBRID_ALGORITHM = {DECODER.name: "mmse", VOCODER.name: "normal"}
 
 
 def fixed_shapes(spec_name: str, info: GraphInfo, dim: int) -> dict[str, list[int]]:
@@ -44,11 +48,10 @@ def fixed_shapes(spec_name: str, info: GraphInfo, dim: int) -> dict[str, list[in
 
 
 def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dataset: str | None,
-             int8_tensors: list[str] | None = None) -> dict:
+             int8_tensors: list[str] | None = None, algorithm: str = "normal") -> dict:
     config = {"target_platform": rknn_worker.TARGET_PLATFORM, "float_dtype": "float16", "optimization_level": 3}
-    if quantise:  # a hybrid build's int8 layers calibrate by MMSE: tone accuracy -0.5 points, not -0.7 (README)
-        config.update(quantized_dtype=dtype, quantized_algorithm="mmse" if int8_tensors else "normal",
-                      quantized_method="channel")
+    if quantise:
+        config.update(quantized_dtype=dtype, quantized_algorithm=algorithm, quantized_method="channel")
     return {"config": config,
             "load": {"inputs": list(spec.inputs), "input_size_list": [shapes[n] for n in spec.inputs]},
             "build": {"do_quantization": quantise, **({"dataset": dataset} if dataset else {})},
@@ -59,8 +62,8 @@ def hybrid_int8_tensors(model) -> list[str]:
     """The activations an 8-bit RKNN build of the decoder or the vocoder keeps int8 (the worker makes the rest
     FP16): the feed-forward layers (norm, pw1, GELU, pw2) of every ConvNeXt block but the last. Measured on
     the bundled voice against FP32 (README, "RKNN"): with every tensor int8 the decoder's F0 was 46.5 cents off
-    and the vocoder read 18.9 dB per window; so built, 3.6 cents and 30.1 dB (30.8 with MMSE calibration). The
-    vocoder's embedding or heads int8 as well cost it 4 to 10 dB; its last block's feed-forward layers, 12 dB."""
+    and the vocoder read 18.9 dB per window; so built, 3.6 cents and 30.1 dB. The vocoder's embedding or heads
+    int8 as well cost it 4 to 10 dB; its last block's feed-forward layers, 12 dB."""
     blocks = sorted({int(m.group(1)) for n in model.graph.node if (m := re.match(r"/blocks\.(\d+)/", n.name))})
     if len(blocks) < 2:
         raise ValueError(f"the graph has {len(blocks)} ConvNeXt blocks; the hybrid INT8 build needs two")
@@ -123,7 +126,8 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
             shutil.copyfile(sources.graphs[spec.name], work / "sim" / f"{spec.name}.onnx")
             job["graphs"][spec.name] = {"source": f"sim/{spec.name}.onnx", "file": f"{spec.name}.rknn",
                                         "settings": settings(spec, shapes, quantise, int8_dtype, dataset,
-                                                             hybrid.get(spec.name)),
+                                                             hybrid.get(spec.name),
+                                                             HYBRID_ALGORITHM[spec.name] if hybrid else "normal"),
                                         "shapes": shapes, "precision": int8_dtype if quantise else "fp16"}
         (work / "rknn_job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
         log(f"rknn: converting the decoder and the vocoder ({'fp16' if precision == 'fp16' else int8_dtype}) "

@@ -85,7 +85,9 @@ def test_an_int8_build_calibrates_both_window_graphs_on_the_calibration_set(tiny
         blocks = {n.name.split("/")[1] for n in onnx.load(tiny_graphs / f"{graph}.onnx").graph.node
                   if n.name.startswith("/blocks.")}
         assert len(manifest.graphs[graph].build["int8_tensors"]) == len(blocks) - 1 >= 1
-        assert manifest.graphs[graph].build["config"]["quantized_algorithm"] == "mmse"
+    # MMSE for the decoder's int8 layers; the vocoder's `normal` (MMSE's result varies from build to build there)
+    assert [manifest.graphs[g].build["config"]["quantized_algorithm"] for g in ("decoder", "vocoder")] == [
+        "mmse", "normal"]
     with caplog.at_level("WARNING", logger="cantoedge.rknn"):  # the simulator's slow start is announced
         reference, npu = Voice(tiny_graphs, "fp32", threads=1), Voice.load(tmp_path / "int8")
     assert [r.message.split(" from ")[0] for r in caplog.records] == [
