@@ -48,9 +48,10 @@ def fixed_shapes(spec_name: str, info: GraphInfo, dim: int) -> dict[str, list[in
 
 
 def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dataset: str | None,
-             int8_tensors: list[str] | None = None, algorithm: str = "normal") -> dict:
+             int8_tensors: list[str] | None = None) -> dict:
     config = {"target_platform": rknn_worker.TARGET_PLATFORM, "float_dtype": "float16", "optimization_level": 3}
     if quantise:
+        algorithm = HYBRID_ALGORITHM[spec.name] if int8_tensors else "normal"
         config.update(quantized_dtype=dtype, quantized_algorithm=algorithm, quantized_method="channel")
     return {"config": config,
             "load": {"inputs": list(spec.inputs), "input_size_list": [shapes[n] for n in spec.inputs]},
@@ -126,8 +127,7 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
             shutil.copyfile(sources.graphs[spec.name], work / "sim" / f"{spec.name}.onnx")
             job["graphs"][spec.name] = {"source": f"sim/{spec.name}.onnx", "file": f"{spec.name}.rknn",
                                         "settings": settings(spec, shapes, quantise, int8_dtype, dataset,
-                                                             hybrid.get(spec.name),
-                                                             HYBRID_ALGORITHM[spec.name] if hybrid else "normal"),
+                                                             hybrid.get(spec.name)),
                                         "shapes": shapes, "precision": int8_dtype if quantise else "fp16"}
         (work / "rknn_job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
         log(f"rknn: converting the decoder and the vocoder ({'fp16' if precision == 'fp16' else int8_dtype}) "

@@ -48,20 +48,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # options that mean something for one target (and precision) only: given elsewhere they would be ignored
-TARGET_OPTIONS = (("rknn_dtype", "--rknn-dtype", "--target rknn --precision int8"),
-                  ("workspace_mb", "--workspace-mb", "--target trt"),
-                  ("timing_cache", "--timing-cache", "--target trt"),
-                  ("trt_version", "--trt-version", "--target trt --print-commands"))
+TARGET_OPTIONS = (("rknn_dtype", "--target rknn --precision int8",
+                   lambda a: a.target == "rknn" and a.precision == "int8"),
+                  ("workspace_mb", "--target trt", lambda a: a.target == "trt"),
+                  ("timing_cache", "--target trt", lambda a: a.target == "trt"),
+                  ("trt_version", "--target trt --print-commands", lambda a: a.target == "trt" and a.print_commands))
 
 
 def check_target_options(args: argparse.Namespace) -> None:
     """Refuse an option the chosen target would silently ignore, then fill in the defaults."""
-    applies = {"rknn_dtype": args.target == "rknn" and args.precision == "int8",
-               "workspace_mb": args.target == "trt", "timing_cache": args.target == "trt",
-               "trt_version": args.target == "trt" and args.print_commands}
-    for attr, flag, where in TARGET_OPTIONS:
-        if getattr(args, attr) is not None and not applies[attr]:
-            raise ValueError(f"{flag} applies to {where} only; it would be ignored here")
+    for attr, where, applies in TARGET_OPTIONS:
+        if getattr(args, attr) is not None and not applies(args):
+            raise ValueError(f"--{attr.replace('_', '-')} applies to {where} only; it would be ignored here")
     args.rknn_dtype = args.rknn_dtype or "w8a8"
     args.workspace_mb = args.workspace_mb or 1024
 

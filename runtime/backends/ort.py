@@ -183,10 +183,9 @@ def write_cached(temp: Path, cached: Path) -> None:
     prune_cache(cached.parent, keep=cached)
 
 
-def prune_cache(folder: Path, keep: Path, max_bytes: int | None = None) -> None:
-    """Evict the least recently used graphs (and their digests) until the folder holds at most ``max_bytes``
-    (default CACHE_MAX_BYTES), never ``keep``; temp files older than an hour go too. Another process's eviction
-    only costs a re-optimise."""
+def prune_cache(folder: Path, keep: Path) -> None:
+    """Evict the least recently used graphs (and their digests) until the folder holds at most CACHE_MAX_BYTES,
+    never ``keep``; temp files older than an hour go too. Another process's eviction only costs a re-optimise."""
     entries = []
     try:
         paths = list(folder.iterdir())
@@ -201,9 +200,9 @@ def prune_cache(folder: Path, keep: Path, max_bytes: int | None = None) -> None:
                 entries.append((stat.st_mtime, stat.st_size, path))
         except OSError:  # gone meanwhile (another process pruned it), or not ours to remove
             continue
-    total, limit = sum(size for _, size, _ in entries), CACHE_MAX_BYTES if max_bytes is None else max_bytes
+    total = sum(size for _, size, _ in entries)
     for _, size, path in sorted(entries, key=lambda e: e[0]):
-        if total <= limit:
+        if total <= CACHE_MAX_BYTES:
             break
         if path != keep:
             path.unlink(missing_ok=True)

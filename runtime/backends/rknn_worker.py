@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 import struct
 import sys
+import tempfile
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -82,9 +85,6 @@ def hybrid_build(loaded, settings: dict, onnx_path: Path, dataset: str):
     toolkit's tensor names, which start with the ONNX node's) match, every other activation in FP16: the
     toolkit's two-step hybrid quantisation. Step 1 (on ``loaded``, the graph loaded) writes the model, weights
     and quantisation config to the working folder; step 2 wants a fresh object."""
-    import os
-    import tempfile
-
     from rknn.api import RKNN
 
     here, onnx_path, dataset = os.getcwd(), onnx_path.resolve(), str(Path(dataset).resolve())  # before the chdir
@@ -113,8 +113,6 @@ def hybrid_build(loaded, settings: dict, onnx_path: Path, dataset: str):
 def fp16_tensors(cfg: str, onnx_path: Path, int8_patterns: list[str]) -> list[str]:
     """The activations of a step-1 quantisation config that no pattern keeps int8. Activations: the int8
     entries other than weights (the graph's initializers), constants and the input/output casts."""
-    import re
-
     import onnx
     from ruamel.yaml import YAML
 
