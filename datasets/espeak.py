@@ -6,7 +6,11 @@ import ctypes
 import ctypes.util
 import json
 import os
+import re
+import shutil
+import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -16,6 +20,9 @@ _INITIALIZE_PHONEME_EVENTS = 0x1
 _CHARS_UTF8 = 1
 _EVENT_LIST_TERMINATED, _EVENT_WORD, _EVENT_PHONEME = 0, 1, 7
 _LIBRARY_NAMES = ("libespeak-ng.so.1", "libespeak-ng.so", "libespeak-ng.dylib")
+# A voice variant without espeak-ng's pitch flutter: a fixed 368-step table of up to +-2 Hz that wavegen adds to
+# the pitch, stepping on only while it makes voiced sound, so its phase follows no text (README, "flutter").
+FLUTTER_FREE_VARIANT = "noflutter"  # espeak-ng overflows a fixed buffer on long variant names
 
 
 class EspeakNotFoundError(RuntimeError):
@@ -84,13 +91,17 @@ class Espeak:
     ``synth_isolated`` renders in a fork that starts from the untouched synthesiser: the same text
     always gives the same bytes, whatever was rendered before."""
 
-    def __init__(self, voice: str = VOICE):
+    def __init__(self, voice: str = VOICE, data_parent: Path | None = None):
+        """``data_parent``: a folder holding an ``espeak-ng-data`` to use instead of the system's (see
+        ``flutter_free_data``)."""
         self._lib = load_library()
+        self._lib.espeak_Initialize.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
         self._lib.espeak_Synth.argtypes = [
             ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint, ctypes.c_int, ctypes.c_uint, ctypes.c_uint,
             ctypes.POINTER(ctypes.c_uint), ctypes.c_void_p,
         ]
-        rate = self._lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, None, _INITIALIZE_PHONEME_EVENTS)
+        path = str(data_parent).encode() if data_parent is not None else None
+        rate = self._lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, path, _INITIALIZE_PHONEME_EVENTS)
         if rate <= 0:
             raise EspeakError("espeak_Initialize failed (is espeak-ng-data installed?)")
         self.sample_rate = int(rate)
@@ -166,3 +177,37 @@ class Espeak:
         if audio.size != head["n"]:
             raise EspeakError(f"short read from the espeak child ({audio.size} of {head['n']} samples)")
         return Rendering(audio, head["rate"], [Event(*e) for e in head["events"]])
+
+
+def system_data_path() -> Path:
+    """The installed ``espeak-ng-data`` folder: ``$ESPEAK_DATA_PATH/espeak-ng-data``, else where the espeak-ng
+    command says its data is."""
+    if os.environ.get("ESPEAK_DATA_PATH"):
+        return Path(os.environ["ESPEAK_DATA_PATH"]) / "espeak-ng-data"
+    try:
+        out = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise EspeakNotFoundError("cannot find espeak-ng's data folder: install the Debian package 'espeak-ng' "
+                                  "or set ESPEAK_DATA_PATH") from exc
+    found = re.search(r"Data at:\s*(\S+)", out)
+    if not found or not Path(found.group(1), "phontab").exists():
+        raise EspeakNotFoundError(f"espeak-ng --version names no data folder with a phontab: {out.strip()!r}")
+    return Path(found.group(1))
+
+
+def flutter_free_data(parent: Path) -> Path:
+    """``parent/espeak-ng-data``: the system's data by symbolic links, plus the voice variant
+    ``FLUTTER_FREE_VARIANT`` (flutter 0), so ``Espeak(VOICE + "+" + FLUTTER_FREE_VARIANT, parent)`` renders
+    exactly as the corpus did, pitch flutter apart. Returns ``parent``."""
+    system = system_data_path()
+    data = Path(parent) / "espeak-ng-data"
+    if data.exists():
+        shutil.rmtree(data)
+    data.mkdir(parents=True)
+    for entry in system.iterdir():
+        if entry.name != "voices":
+            (data / entry.name).symlink_to(entry)
+    variants = data / "voices" / "!v"
+    variants.mkdir(parents=True)
+    (variants / FLUTTER_FREE_VARIANT).write_text(f"name {FLUTTER_FREE_VARIANT}\nflutter 0\n", "utf-8")
+    return Path(parent)

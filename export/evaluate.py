@@ -7,7 +7,7 @@ up; tone accuracy is free-running: the model's own durations give the syllable s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,11 +45,12 @@ class SystemResult:
     mcd: list[float] = field(default_factory=list)
     tone_band_db: list[float] = field(default_factory=list)
     f0_cents: list[float] = field(default_factory=list)
+    f0_flutter_free_cents: list[float] = field(default_factory=list)  # against the flutter-free rendering
     tone_accuracy: float = float("nan")
 
     def to_json(self) -> dict:
         out = {"name": self.name, "parameters": self.parameters, "tone_accuracy": self.tone_accuracy}
-        for key in ("mel_l1", "mcd", "tone_band_db", "f0_cents"):
+        for key in ("mel_l1", "mcd", "tone_band_db", "f0_cents", "f0_flutter_free_cents"):
             out[key] = summarize(getattr(self, key))
         return out
 
@@ -63,26 +64,38 @@ def _speak(model: AcousticModel, feats: dict, aligned: bool) -> dict[str, torch.
                        torch.as_tensor(feats["tones"], dtype=torch.long), durations=durations)
 
 
+def _f0_against(cents: list[float], ref_f0: np.ndarray, f0: np.ndarray) -> None:
+    try:
+        cents.append(f0_rmse_cents(ref_f0, f0))
+    except ValueError:
+        pass  # no frame voiced in both
+
+
 def _score(result: SystemResult, mel: np.ndarray, audio: np.ndarray, ref_mel: np.ndarray, ref_f0: np.ndarray,
-           ref_voiced: np.ndarray) -> None:
+           ref_voiced: np.ndarray, free_f0: np.ndarray | None) -> None:
     result.mel_l1.append(mel_l1(ref_mel, mel))
     result.mcd.append(mel_cepstral_distortion(ref_mel, mel))
     if ref_voiced.any():
         result.tone_band_db.append(tone_band_error_db(ref_mel, log_mel(audio), ref_voiced))
     f0, _ = yin(audio)
-    try:
-        result.f0_cents.append(f0_rmse_cents(ref_f0, f0))
-    except ValueError:
-        pass  # no frame voiced in both
+    _f0_against(result.f0_cents, ref_f0, f0)
+    if free_f0 is not None:
+        _f0_against(result.f0_flutter_free_cents, free_f0, f0)
 
 
 def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, split: str = "test",
              limit: int | None = None, classifier: ToneClassifier | None = None,
-             progress: Callable | None = None) -> list[SystemResult]:
+             progress: Callable | None = None, flutter_free: Mapping[str, np.ndarray] | None = None
+             ) -> list[SystemResult]:
+    """``flutter_free``: utterance id -> the F0 of its flutter-free rendering (``datasets.flutterfree``); each
+    system's F0 is then also scored against it, and the reference's own F0 (the flutter itself)."""
     corpus_dir = Path(corpus_dir)
     records: list[Record] = [r for r in read_manifest(corpus_dir) if r.split == split][:limit]
     if not records:
         raise ValueError(f"{corpus_dir} has no '{split}' utterances")
+    missing = [r.id for r in records if flutter_free is not None and r.id not in flutter_free]
+    if missing:
+        raise ValueError(f"no flutter-free F0 for {len(missing)} utterances (first {missing[0]})")
     classifier = classifier or ToneClassifier.load()
     vocoder, _ = load_model(vocoder_path)
     models = {name: load_model(path)[0] for name, path in acoustic.items()}
@@ -98,10 +111,13 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
         feats = load_features(corpus_dir, rec)
         ref_audio, _ = read_wav(corpus_dir / rec.wav)
         ref_f0, ref_voiced, ref_mel = feats["f0"], feats["voiced"], feats["mel"]
+        free_f0 = flutter_free[rec.id] if flutter_free is not None else None
+        if free_f0 is not None:
+            _f0_against(reference.f0_flutter_free_cents, free_f0, ref_f0)
         tracks["reference"].append(yin(ref_audio)[0])
         ref_pitch = torch.from_numpy(voiced_f0(ref_f0, ref_voiced))
         audio = vocode_chunked(vocoder, torch.from_numpy(ref_mel), ref_pitch).numpy()
-        _score(resynth, log_mel(audio), audio, ref_mel, ref_f0, ref_voiced)
+        _score(resynth, log_mel(audio), audio, ref_mel, ref_f0, ref_voiced, free_f0)
         tracks["resynth"].append(yin(audio)[0])
         for key in ("reference", "resynth"):
             durations[key].append(feats["durations"])
@@ -109,7 +125,7 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
         for name, model in models.items():
             out = _speak(model, feats, aligned=True)
             audio = vocode_chunked(vocoder, out["mel"], out["f0"]).numpy()
-            _score(systems[name], out["mel"].numpy(), audio, ref_mel, ref_f0, ref_voiced)
+            _score(systems[name], out["mel"].numpy(), audio, ref_mel, ref_f0, ref_voiced, free_f0)
             free = _speak(model, feats, aligned=False)
             free_audio = vocode_chunked(vocoder, free["mel"], free["f0"]).numpy()
             tracks[name].append(yin(free_audio)[0])
@@ -127,12 +143,16 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
 
 
 def markdown_table(results: list[SystemResult]) -> str:
-    lines = ["| system | params | mel L1 | MCD (dB) | tone-band (dB) | F0 RMSE (cents) | tone accuracy |",
-             "|---|---|---|---|---|---|---|"]
+    """One row per system; the flutter-free F0 column only when it was measured."""
+    keys = ["mel_l1", "mcd", "tone_band_db", "f0_cents"]
+    head = "| system | params | mel L1 | MCD (dB) | tone-band (dB) | F0 RMSE (cents) |"
+    if any(r.f0_flutter_free_cents for r in results):
+        keys.append("f0_flutter_free_cents")
+        head += " F0 RMSE vs flutter-free (cents) |"
+    lines = [head + " tone accuracy |", "|---" * (len(keys) + 3) + "|"]
     for r in results:
         j = r.to_json()
-        cells = ["–" if j[k]["n"] == 0 else f"{j[k]['median']:.3f} (p95 {j[k]['p95']:.3f})"
-                 for k in ("mel_l1", "mcd", "tone_band_db", "f0_cents")]
+        cells = ["–" if j[k]["n"] == 0 else f"{j[k]['median']:.3f} (p95 {j[k]['p95']:.3f})" for k in keys]
         params = f"{r.parameters / 1e6:.2f} M" if r.parameters else "–"
         lines.append(f"| {r.name} | {params} | " + " | ".join(cells) + f" | {100 * r.tone_accuracy:.1f} % |")
     return "\n".join(lines) + "\n"

@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "alone and in 「我話X畀你聽。」, against espeak-ng's rendering of the same tokens")
     p.add_argument("--graphs", type=existing_dir, metavar="DIR",
                    help="with --shapes: also the exported ONNX graphs in DIR, FP32 and INT8 (onnxruntime)")
+    p.add_argument("--flutter-free", action="store_true",
+                   help="also score F0 against the same utterances rendered without espeak-ng's pitch flutter (a "
+                        "+-2 Hz wobble whose phase no text predicts; the reference row then shows the flutter itself)")
     p.add_argument("--json", type=output_file, help="also write the full report here")
     p.set_defaults(run=run)
 
@@ -41,8 +44,16 @@ def run(args: argparse.Namespace) -> int:
     if args.graphs and not args.shapes:
         raise ValueError("--graphs measures tone shapes of ONNX graphs: give --shapes too")
     models = {name: Path(path) for name, path in args.model}
+    flutter_free = None
+    if args.flutter_free:
+        from cantoedge.datasets.flutterfree import corpus_flutter_free_f0
+        from cantoedge.runtime.manifest import read_manifest
+
+        records = [r for r in read_manifest(Path(args.corpus)) if r.split == args.split][: args.limit]
+        flutter_free = corpus_flutter_free_f0(records, progress=lambda xs, total: tqdm(
+            xs, total=total, desc="rendering without flutter", unit="utt"))
     results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
-                       progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"))
+                       progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"), flutter_free=flutter_free)
     print(markdown_table(results))
     proxies = {}
     for name, path in models.items():

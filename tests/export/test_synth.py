@@ -47,6 +47,25 @@ def test_evaluation_table_covers_reference_vocoder_and_models(teacher_run, tiny_
     assert markdown_table(results).count("\n") == 5
 
 
+def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(teacher_run, tiny_vocoder,
+                                                                                tiny_corpus):
+    """Given the corpus's own F0 as the "flutter-free" reference, the reference row reads 0 and every system's
+    extra column equals its F0 RMSE; an utterance without a flutter-free F0 is refused before any work."""
+    from cantoedge.export.evaluate import evaluate, markdown_table
+    from cantoedge.runtime.manifest import load_features, read_manifest
+
+    _, teacher = teacher_run
+    records = [r for r in read_manifest(tiny_corpus) if r.split == "val"][:2]
+    own = {r.id: load_features(tiny_corpus, r)["f0"] for r in records}
+    results = evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=2, flutter_free=own)
+    assert results[0].f0_flutter_free_cents == [0.0, 0.0]
+    for r in results[1:]:
+        assert r.f0_flutter_free_cents == r.f0_cents and len(r.f0_cents) == 2
+    assert "F0 RMSE vs flutter-free (cents)" in markdown_table(results)
+    with pytest.raises(ValueError, match="no flutter-free F0 for 1 utterances"):
+        evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=3, flutter_free=own)
+
+
 def test_evaluate_needs_name_equals_path(tmp_path, capsys):
     vocoder = tmp_path / "v.safetensors"
     vocoder.write_bytes(b"")

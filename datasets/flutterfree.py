@@ -1,0 +1,71 @@
+"""The corpus's utterances rendered again without espeak-ng's pitch flutter: the part of the reference's F0 that
+text determines, to measure a voice's F0 against (``cantoedge evaluate --flutter-free``).
+
+espeak-ng adds to every voiced sample's pitch a step of a fixed 368-entry table (up to +-2 Hz, about +-40 cents at
+this speaker's 89 Hz) that advances only while it generates voiced sound, so its phase depends on how long every
+earlier voiced sound lasted, not on the text at that point: no model that reads text can predict it."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .corpus import render_units, utterance_units
+from .espeak import FLUTTER_FREE_VARIANT, VOICE, Espeak, flutter_free_data
+from .features import extract
+from .hkcancor import HKUtterance, load_clean
+
+_worker: dict = {}
+
+
+@dataclass(frozen=True)
+class FlutterFreeTrack:
+    f0: np.ndarray  # (T,) Hz, 0 where unvoiced: the corpus's tracker on the flutter-free audio
+    voiced: np.ndarray  # (T,) bool
+    durations: np.ndarray  # frames per token (equal to the corpus's, or within a frame at some boundaries)
+
+
+def _init_worker(data_parent: str) -> None:
+    _worker["espeak"] = Espeak(f"{VOICE}+{FLUTTER_FREE_VARIANT}", Path(data_parent))
+
+
+def _render(utt: HKUtterance) -> tuple[str, FlutterFreeTrack]:
+    rendered = render_units(utterance_units(utt), _worker["espeak"])
+    feats = extract(rendered.audio)
+    return utt.id, FlutterFreeTrack(feats.f0, feats.voiced, rendered.durations)
+
+
+def flutter_free_tracks(utterances: Sequence[HKUtterance], workers: int = 1,
+                        progress: Callable | None = None) -> dict[str, FlutterFreeTrack]:
+    """Utterance id -> its flutter-free F0 track. Renders in worker processes: libespeak-ng keeps one global
+    state per process, and this one may already hold the system's voice."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    out: dict[str, FlutterFreeTrack] = {}
+    with tempfile.TemporaryDirectory(prefix="cantoedge-espeak-") as tmp:
+        flutter_free_data(Path(tmp))
+        ctx = mp.get_context("spawn")  # a fresh interpreter: no torch threads or espeak state forked along
+        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(tmp,)) as pool:
+            results = pool.map(_render, utterances)
+            for utt_id, track in (progress(results, total=len(utterances)) if progress else results):
+                out[utt_id] = track
+    return out
+
+
+def corpus_flutter_free_f0(records: Sequence, workers: int = 1, progress: Callable | None = None
+                           ) -> dict[str, np.ndarray]:
+    """Record id -> flutter-free F0 for corpus records (``Record``s of the HKCanCor corpus this project renders);
+    refuses records from elsewhere (your own recordings have no espeak-ng rendering to take the flutter from)."""
+    utterances = {u.id: u for u in load_clean()}
+    foreign = [r.id for r in records if r.id not in utterances]
+    if foreign:
+        raise ValueError(f"{len(foreign)} utterances are not HKCanCor's (first {foreign[0]}): a flutter-free "
+                         "reference exists only for the espeak-ng-rendered corpus (cantoedge corpus build)")
+    tracks = flutter_free_tracks([utterances[r.id] for r in records], workers, progress)
+    return {utt_id: track.f0 for utt_id, track in tracks.items()}

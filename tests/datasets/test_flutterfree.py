@@ -1,0 +1,45 @@
+"""The corpus rendered again without espeak-ng's pitch flutter: same timing, F0 without the wobble."""
+
+import numpy as np
+import pytest
+
+from cantoedge.datasets.corpus import render_units, utterance_units
+from cantoedge.datasets.espeak import FLUTTER_FREE_VARIANT, Espeak, flutter_free_data
+from cantoedge.datasets.features import extract
+from cantoedge.datasets.flutterfree import corpus_flutter_free_f0, flutter_free_tracks
+from cantoedge.regression.metrics import f0_rmse_cents
+from cantoedge.runtime.manifest import Record
+
+
+def test_the_overlay_keeps_the_system_data_and_adds_only_the_variant(tmp_path):
+    data = flutter_free_data(tmp_path) / "espeak-ng-data"
+    assert (data / "phontab").resolve().exists() and (data / "yue_dict").is_symlink()
+    assert (data / "voices" / "!v" / FLUTTER_FREE_VARIANT).read_text() == f"name {FLUTTER_FREE_VARIANT}\nflutter 0\n"
+    again = flutter_free_data(tmp_path) / "espeak-ng-data"  # a second call rebuilds it in place
+    assert sorted(p.name for p in again.iterdir()) == sorted(p.name for p in data.iterdir())
+
+
+def test_flutter_free_renderings_keep_the_timing_and_lose_the_wobble(clean_utterances):
+    utts = [u for u in clean_utterances if u.split == "test"][:2]
+    tracks = flutter_free_tracks(utts, workers=1)
+    assert set(tracks) == {u.id for u in utts}
+    espeak = Espeak()
+    for utt in utts:
+        corpus = render_units(utterance_units(utt), espeak)
+        track = tracks[utt.id]
+        # flutter changes cycle lengths by a few samples: every token boundary stays within a frame
+        assert np.abs(np.cumsum(track.durations) - np.cumsum(corpus.durations)).max() <= 1
+        with_flutter = extract(corpus.audio).f0
+        wobble = f0_rmse_cents(with_flutter, track.f0)
+        assert 5.0 < wobble < 40.0, wobble  # +-2 Hz at ~89 Hz is up to ~40 cents; its rms ~14
+    assert all(np.array_equal(a.f0, b.f0) for a, b in zip(tracks.values(), flutter_free_tracks(utts).values()))
+
+
+def test_only_the_rendered_corpus_has_a_flutter_free_reference():
+    record = Record(id="my-recording-001", text="你好", jyutping=["nei5", "hou2"], tokens=[], tones=[], phones=[],
+                    wav="wavs/x.wav", features="feats/x.npz", n_frames=10, n_samples=2560, sample_rate=22050,
+                    split="test")
+    with pytest.raises(ValueError, match="not HKCanCor's .*my-recording-001"):
+        corpus_flutter_free_f0([record])
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        flutter_free_tracks([], workers=0)
