@@ -183,16 +183,18 @@ def system_data_path() -> Path:
     """The installed ``espeak-ng-data`` folder: ``$ESPEAK_DATA_PATH/espeak-ng-data``, else where the espeak-ng
     command says its data is."""
     if os.environ.get("ESPEAK_DATA_PATH"):
-        return Path(os.environ["ESPEAK_DATA_PATH"]) / "espeak-ng-data"
-    try:
-        out = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        raise EspeakNotFoundError("cannot find espeak-ng's data folder: install the Debian package 'espeak-ng' "
-                                  "or set ESPEAK_DATA_PATH") from exc
-    found = re.search(r"Data at:\s*(\S+)", out)
-    if not found or not Path(found.group(1), "phontab").exists():
-        raise EspeakNotFoundError(f"espeak-ng --version names no data folder with a phontab: {out.strip()!r}")
-    return Path(found.group(1))
+        data, source = Path(os.environ["ESPEAK_DATA_PATH"]) / "espeak-ng-data", "$ESPEAK_DATA_PATH"
+    else:
+        try:
+            out = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError) as exc:
+            raise EspeakNotFoundError("cannot find espeak-ng's data folder: install the Debian package "
+                                      "'espeak-ng' or set ESPEAK_DATA_PATH") from exc
+        found = re.search(r"Data at:\s*(\S+)", out)
+        data, source = Path(found.group(1) if found else ""), "espeak-ng --version"
+    if not (data / "phontab").is_file():
+        raise EspeakNotFoundError(f"{data} (from {source}) is not an espeak-ng-data folder: it has no phontab")
+    return data
 
 
 def flutter_free_data(parent: Path) -> Path:

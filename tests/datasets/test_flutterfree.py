@@ -43,3 +43,12 @@ def test_only_the_rendered_corpus_has_a_flutter_free_reference():
         corpus_flutter_free_f0([record])
     with pytest.raises(ValueError, match="workers must be at least 1"):
         flutter_free_tracks([], workers=0)
+
+
+def test_a_wrong_espeak_data_path_is_named_before_any_rendering(monkeypatch, tmp_path):
+    from cantoedge.datasets.espeak import EspeakNotFoundError
+
+    monkeypatch.setenv("ESPEAK_DATA_PATH", str(tmp_path))
+    with pytest.raises(EspeakNotFoundError, match=f"{tmp_path}/espeak-ng-data .*ESPEAK_DATA_PATH.* no phontab"):
+        flutter_free_data(tmp_path / "overlay")
+    assert not (tmp_path / "overlay").exists()
