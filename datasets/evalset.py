@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from cantoedge.regression.evalbundle import EvalBundle, make_bundle
-from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.manifest import load_features, split_records
 from cantoedge.runtime.synth import Voice
 from cantoedge.runtime.wavio import read_wav
 
@@ -30,7 +30,7 @@ def bundle_from_corpus(graphs: Path, corpus: Path, split: str = "test", limit: i
                        progress: Callable[[Iterable], Iterable] | None = None) -> EvalBundle:
     """The FP32 graphs in ``graphs`` over the first ``limit`` utterances of the corpus's ``split``."""
     corpus = Path(corpus)
-    records = [r for r in read_manifest(corpus) if r.split == split][:limit]
+    records = split_records(corpus, split, limit)
     if not records:
         raise ValueError(f"the corpus in {corpus} has no {split} utterances")
     voice = Voice(Path(graphs), "fp32", threads=1)

@@ -29,7 +29,7 @@ from cantoedge.regression.toneset import toneset_from
 from cantoedge.runtime.audio import log_mel
 from cantoedge.runtime.excitation import voiced_f0
 from cantoedge.runtime.inventory import load_inventory
-from cantoedge.runtime.manifest import Record, load_features, read_manifest
+from cantoedge.runtime.manifest import Record, load_features, split_records
 from cantoedge.runtime.wavio import read_wav
 
 from .checkpoint import load_model
@@ -90,7 +90,7 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
     """``flutter_free``: utterance id -> the F0 of its flutter-free rendering (``datasets.flutterfree``); each
     system's F0 is then also scored against it, and the reference's own F0 (the flutter itself)."""
     corpus_dir = Path(corpus_dir)
-    records: list[Record] = [r for r in read_manifest(corpus_dir) if r.split == split][:limit]
+    records: list[Record] = split_records(corpus_dir, split, limit)
     if not records:
         raise ValueError(f"{corpus_dir} has no '{split}' utterances")
     missing = [r.id for r in records if flutter_free is not None and r.id not in flutter_free]

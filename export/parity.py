@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.manifest import load_features, split_records
 from cantoedge.runtime.synth import Voice, length_regulate
 
 from .checkpoint import load_model
@@ -42,7 +42,7 @@ def check_parity(graph_dir: Path, acoustic: Path, vocoder: Path, corpus_dir: Pat
     model, _ = load_model(acoustic)
     voc, _ = load_model(vocoder)
     voice = Voice(graph_dir, precision)
-    records = [r for r in read_manifest(Path(corpus_dir)) if r.split == split][:limit]
+    records = split_records(Path(corpus_dir), split, limit)
     if not records:
         raise ValueError(f"{corpus_dir} has no '{split}' utterances")
     worst = {"encoder": 0.0, "decoder": 0.0, "f0_hz": 0.0, "vocoder": 0.0}

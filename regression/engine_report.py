@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from cantoedge.runtime.enginefolder import EngineManifest
-from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.manifest import load_features, split_records
 from cantoedge.runtime.synth import Voice
 
 from .compare import compare_builds, render_reference
@@ -43,7 +43,7 @@ def engine_report(reference_dir: Path, folders: dict[str, Path], corpus: Path, s
                   progress: Callable[[Iterable], Iterable] | None = None) -> list[EngineRow]:
     """Each folder against the FP32 graphs in ``reference_dir``, utterance by utterance (the candidate expands
     with the FP32 durations so every frame lines up)."""
-    records = [r for r in read_manifest(Path(corpus)) if r.split == split][:limit]
+    records = split_records(Path(corpus), split, limit)
     if not records:
         raise ValueError(f"{corpus} has no {split} utterances")
     reference = Voice(reference_dir, "fp32", threads=threads)

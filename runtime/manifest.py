@@ -52,6 +52,11 @@ def read_manifest(corpus_dir: Path) -> list[Record]:
         return [Record(**json.loads(line)) for line in fh if line.strip()]
 
 
+def split_records(corpus_dir: Path, split: str, limit: int | None = None) -> list[Record]:
+    """The first ``limit`` utterances of one split, in manifest order: what every evaluation scores."""
+    return [r for r in read_manifest(corpus_dir) if r.split == split][:limit]
+
+
 def load_features(corpus_dir: Path, record: Record) -> dict[str, np.ndarray]:
     """The arrays of one utterance (np.load without pickles)."""
     with np.load(Path(corpus_dir) / record.features, allow_pickle=False) as data:

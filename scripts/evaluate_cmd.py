@@ -47,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
     flutter_free = None
     if args.flutter_free:
         from cantoedge.datasets.flutterfree import corpus_flutter_free_f0
-        from cantoedge.runtime.manifest import read_manifest
+        from cantoedge.runtime.manifest import split_records
 
-        records = [r for r in read_manifest(Path(args.corpus)) if r.split == args.split][: args.limit]
+        records = split_records(Path(args.corpus), args.split, args.limit)
         flutter_free = corpus_flutter_free_f0(records, progress=lambda xs, total: tqdm(
             xs, total=total, desc="rendering without flutter", unit="utt"))
     results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
