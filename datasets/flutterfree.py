@@ -27,7 +27,6 @@ _worker: dict = {}
 @dataclass(frozen=True)
 class FlutterFreeTrack:
     f0: np.ndarray  # (T,) Hz, 0 where unvoiced: the corpus's tracker on the flutter-free audio
-    voiced: np.ndarray  # (T,) bool
     durations: np.ndarray  # frames per token (equal to the corpus's, or within a frame at some boundaries)
 
 
@@ -38,7 +37,7 @@ def _init_worker(data_parent: str) -> None:
 def _render(utt: HKUtterance) -> tuple[str, FlutterFreeTrack]:
     rendered = render_units(utterance_units(utt), _worker["espeak"])
     feats = extract(rendered.audio)
-    return utt.id, FlutterFreeTrack(feats.f0, feats.voiced, rendered.durations)
+    return utt.id, FlutterFreeTrack(feats.f0, rendered.durations)
 
 
 def flutter_free_tracks(utterances: Sequence[HKUtterance], workers: int = 1,
