@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import multiprocessing as mp
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -16,12 +17,12 @@ from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.fileio import atomic_write, remove_stale_temps
 from cantoedge.runtime.frontend import Encoded, Unit, encode_units
 from cantoedge.runtime.jyutping import Syllable, parse_syllable
-from cantoedge.runtime.manifest import Record, write_manifest
+from cantoedge.runtime.manifest import MANIFEST, Record, read_manifest, write_manifest
 from cantoedge.runtime.normalize import PUNCTUATION_PAUSES
 from cantoedge.runtime.wavio import write_wav
 
 from .align import AlignmentError, durations_in_frames, espeak_text, token_starts
-from .espeak import Espeak
+from .espeak import FLUTTER_FREE_VOICE, Espeak, flutter_free_data
 from .features import Features, extract
 from .hkcancor import HKUtterance, load_clean
 
@@ -73,7 +74,11 @@ def render_units(units: Sequence[Unit], espeak: Espeak) -> RenderedUnits:
     return RenderedUnits(encoded, syllables, rendering.audio, audio, durations)
 
 
-def render(utt: HKUtterance, espeak: Espeak, out_dir: Path) -> Record:
+SPEAKER = Record.speaker  # the manifest's default: espeak-ng's Cantonese voice as it ships
+FLUTTER_FREE_SPEAKER = f"{SPEAKER}-noflutter"  # a corpus's records say which voice rendered them
+
+
+def render(utt: HKUtterance, espeak: Espeak, out_dir: Path, speaker: str = SPEAKER) -> Record:
     """Render one utterance and write its wav and features (atomically); returns its manifest record."""
     r = render_units(utterance_units(utt), espeak)
     feats = extract(r.audio)
@@ -84,7 +89,7 @@ def render(utt: HKUtterance, espeak: Espeak, out_dir: Path) -> Record:
     return Record(
         id=utt.id, text=utt.text, jyutping=[str(s) for s in r.syllables], tokens=r.encoded.tokens,
         tones=r.encoded.tones, phones=r.encoded.phones, wav=wav_rel, features=feat_rel, n_frames=feats.n_frames,
-        n_samples=int(r.audio.size), sample_rate=AUDIO.sample_rate, split=utt.split,
+        n_samples=int(r.audio.size), sample_rate=AUDIO.sample_rate, split=utt.split, speaker=speaker,
     )
 
 
@@ -104,8 +109,12 @@ def save_features(path: Path, feats: Features, durations: np.ndarray, encoded: E
 _worker: dict = {}
 
 
-def _init_worker(out_dir: str) -> None:
-    _worker["espeak"] = Espeak()
+def _init_worker(out_dir: str, data_parent: str | None) -> None:
+    """``data_parent``: the flutter-free espeak-ng data (``flutter_free_data``), or None for the system's voice."""
+    if data_parent is None:
+        _worker["espeak"], _worker["speaker"] = Espeak(), SPEAKER
+    else:
+        _worker["espeak"], _worker["speaker"] = Espeak(FLUTTER_FREE_VOICE, Path(data_parent)), FLUTTER_FREE_SPEAKER
     _worker["out"] = Path(out_dir)
 
 
@@ -117,7 +126,7 @@ def _work(utt: HKUtterance) -> dict:
     """Render and leave a meta/<id>.json marker last, so a killed build resumes where it stopped."""
     out = _worker["out"]
     try:
-        result = {"record": asdict(render(utt, _worker["espeak"], out))}
+        result = {"record": asdict(render(utt, _worker["espeak"], out, _worker["speaker"]))}
     except AlignmentError as exc:
         result = {"id": utt.id, "error": str(exc)}
     atomic_write(_meta_path(out, utt.id),
@@ -133,8 +142,10 @@ def _read_meta(path: Path) -> dict | None:
 
 
 def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
-                 utterances: Sequence[HKUtterance] | None = None, progress: bool = True) -> BuildSummary:
-    """Render the clean HKCanCor utterances (or the first ``limit``), resuming any earlier run."""
+                 utterances: Sequence[HKUtterance] | None = None, progress: bool = True,
+                 flutter: bool = True) -> BuildSummary:
+    """Render the clean HKCanCor utterances (or the first ``limit``), resuming any earlier run. ``flutter=False``
+    renders without espeak-ng's pitch flutter (README, "espeak-ng's pitch flutter"), which no text predicts."""
     from tqdm import tqdm
 
     if workers < 1:
@@ -157,13 +168,23 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
         else:
             todo.append(utt)
     resumed = len(results)
+    speaker = SPEAKER if flutter else FLUTTER_FREE_SPEAKER
+    rendered = [m["record"].get("speaker", SPEAKER) for m in results.values() if "record" in m]
+    if (out_dir / MANIFEST).exists():  # what earlier builds into this folder rendered, whichever utterances
+        rendered += [r.speaker for r in read_manifest(out_dir)]
+    other = next((s for s in rendered if s != speaker), None)
+    if other is not None:
+        raise ValueError(f"{out_dir} holds utterances rendered as {other!r}, not {speaker!r} (with"
+                         f"{'out' if flutter else ''} --no-flutter): build into another folder")
     if todo:
         ctx = mp.get_context("spawn")  # lean workers: they fork per utterance (Espeak.synth_isolated)
-        with tqdm(total=len(todo), desc="rendering", unit="utt", disable=not progress) as bar, \
-                ctx.Pool(workers, initializer=_init_worker, initargs=(str(out_dir),)) as pool:
-            for res in pool.imap_unordered(_work, todo, chunksize=4):
-                results[res.get("id") or res["record"]["id"]] = res
-                bar.update()
+        with tempfile.TemporaryDirectory(prefix="cantoedge-espeak-") as tmp, \
+                tqdm(total=len(todo), desc="rendering", unit="utt", disable=not progress) as bar:
+            data_parent = None if flutter else str(flutter_free_data(Path(tmp)))
+            with ctx.Pool(workers, initializer=_init_worker, initargs=(str(out_dir), data_parent)) as pool:
+                for res in pool.imap_unordered(_work, todo, chunksize=4):
+                    results[res.get("id") or res["record"]["id"]] = res
+                    bar.update()
     # The manifest lists every utterance rendered into this folder, not only this run's --limit: a smaller
     # --limit on a bigger corpus must never drop utterances from it.
     chosen = {u.id for u in utts}

@@ -23,6 +23,7 @@ _LIBRARY_NAMES = ("libespeak-ng.so.1", "libespeak-ng.so", "libespeak-ng.dylib")
 # A voice variant without espeak-ng's pitch flutter: a fixed 368-step table of up to +-2 Hz that wavegen adds to
 # the pitch, stepping on only while it makes voiced sound, so its phase follows no text (README, "flutter").
 FLUTTER_FREE_VARIANT = "noflutter"  # espeak-ng overflows a fixed buffer on long variant names
+FLUTTER_FREE_VOICE = f"{VOICE}+{FLUTTER_FREE_VARIANT}"
 
 
 class EspeakNotFoundError(RuntimeError):
@@ -199,7 +200,7 @@ def system_data_path() -> Path:
 
 def flutter_free_data(parent: Path) -> Path:
     """``parent/espeak-ng-data``: the system's data by symbolic links, plus the voice variant
-    ``FLUTTER_FREE_VARIANT`` (flutter 0), so ``Espeak(VOICE + "+" + FLUTTER_FREE_VARIANT, parent)`` renders
+    ``FLUTTER_FREE_VARIANT`` (flutter 0), so ``Espeak(FLUTTER_FREE_VOICE, parent)`` renders
     exactly as the corpus did, pitch flutter apart. Returns ``parent``."""
     system = system_data_path()
     data = Path(parent) / "espeak-ng-data"

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .corpus import render_units, utterance_units
-from .espeak import FLUTTER_FREE_VARIANT, VOICE, Espeak, flutter_free_data
+from .espeak import FLUTTER_FREE_VOICE, Espeak, flutter_free_data
 from .features import extract
 from .hkcancor import HKUtterance, load_clean
 
@@ -31,7 +31,7 @@ class FlutterFreeTrack:
 
 
 def _init_worker(data_parent: str) -> None:
-    _worker["espeak"] = Espeak(f"{VOICE}+{FLUTTER_FREE_VARIANT}", Path(data_parent))
+    _worker["espeak"] = Espeak(FLUTTER_FREE_VOICE, Path(data_parent))
 
 
 def _render(utt: HKUtterance) -> tuple[str, FlutterFreeTrack]:

@@ -68,13 +68,15 @@ def tone_set_utterances(bases: Sequence[str]) -> list[HKUtterance]:
     return out
 
 
-def render_tone_sets(out_dir: Path, bases: Sequence[str], progress: bool = True) -> list[Record]:
-    """Render the bases' tone sets into ``out_dir`` (a corpus folder, resumable) and return their records with
-    absolute paths, so they train beside another corpus's records."""
+def render_tone_sets(out_dir: Path, bases: Sequence[str], progress: bool = True, flutter: bool = True
+                     ) -> list[Record]:
+    """Render the bases' tone sets into ``out_dir`` (a corpus folder, resumable; ``flutter`` as the corpus they
+    train beside was rendered) and return their records with absolute paths, to train beside its records."""
     from .corpus import build_corpus
 
     out_dir = Path(out_dir)
-    summary = build_corpus(out_dir, utterances=tone_set_utterances(bases), workers=2, progress=progress)
+    summary = build_corpus(out_dir, utterances=tone_set_utterances(bases), workers=2, progress=progress,
+                           flutter=flutter)
     if summary.skipped:
         raise ValueError(f"{summary.skipped} tone-set utterances could not be aligned; see the log")
     root = out_dir.resolve()

@@ -238,10 +238,12 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         start, init_meta = load_model(init)  # loaded before the task is made, as the bundled voice was trained
         norm = Normaliser(**init_meta["normaliser"])  # the encoder's scale: it is frozen
         if run.contour.tone_set_bases:
+            from cantoedge.datasets.corpus import FLUTTER_FREE_SPEAKER
             from cantoedge.datasets.tonesets import common_bases, render_tone_sets
 
             bases = common_bases((s for r in records for s in r.jyutping), run.contour.tone_set_bases)
-            records = records + render_tone_sets(out_dir / "tone_sets", bases, progress)
+            flutter = not any(r.speaker == FLUTTER_FREE_SPEAKER for r in records)  # rendered as the corpus was
+            records = records + render_tone_sets(out_dir / "tone_sets", bases, progress, flutter)
         task = ContourTask(run, norm)
         dataset = AcousticDataset(corpus_dir, records, norm, run.contour.max_deviation_st, run.contour.yin_threshold)
         collate = collate_acoustic

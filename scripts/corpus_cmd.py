@@ -29,6 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--limit", type=int_in(1), help="render only the first N clean utterances (>= 1); utterances "
                                                    "rendered earlier stay in the manifest")
     b.add_argument("--workers", type=int_in(1, 64), default=2, help="parallel processes, 1..64 (default 2)")
+    b.add_argument("--no-flutter", action="store_true",
+                   help="render without espeak-ng's pitch flutter (a +-2 Hz wobble whose phase no text predicts; "
+                        "the records' speaker becomes espeak-yue-noflutter); a folder holds one or the other")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(run=_build)
 
@@ -155,7 +158,8 @@ def _eval_bundle(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from cantoedge.datasets.corpus import build_corpus
 
-    s = build_corpus(Path(args.out), limit=args.limit, workers=args.workers, progress=not args.quiet)
+    s = build_corpus(Path(args.out), limit=args.limit, workers=args.workers, progress=not args.quiet,
+                     flutter=not args.no_flutter)
     print(f"corpus: {s.utterances} utterances, {s.audio_hours:.2f} h of audio in {s.out_dir} "
           f"({s.rendered} rendered now, {s.resumed} resumed, {s.skipped} skipped) in {s.wall_s:.1f} s")
     return 0

@@ -89,3 +89,27 @@ def test_a_killed_builds_temp_files_are_gone_after_the_resume(corpus_copy, clean
     build_corpus(corpus_copy, utterances=[by_id[r.id] for r in records], workers=1, progress=False)
     assert not any(p.exists() for p in leftovers)
     assert not list(corpus_copy.rglob("*.tmp"))
+
+
+def test_a_flutter_free_build_says_so_keeps_the_timing_and_never_mixes_with_the_other(tiny_corpus, tmp_path,
+                                                                                     clean_utterances):
+    """--no-flutter: the same utterances with espeak-ng's pitch flutter off. Its records name the other speaker,
+    every token boundary stays within a frame of the corpus's, the F0 differs, and neither kind of build resumes
+    into a folder of the other."""
+    from cantoedge.datasets.corpus import FLUTTER_FREE_SPEAKER, SPEAKER, build_corpus
+    from cantoedge.regression.metrics import f0_rmse_cents
+
+    corpus = {r.id: r for r in read_manifest(tiny_corpus)}
+    picked = [u for u in clean_utterances if u.id in corpus][:2]
+    build_corpus(tmp_path / "nf", utterances=picked, workers=1, progress=False, flutter=False)
+    for rec in read_manifest(tmp_path / "nf"):
+        assert rec.speaker == FLUTTER_FREE_SPEAKER and corpus[rec.id].speaker == SPEAKER
+        free, usual = load_features(tmp_path / "nf", rec), load_features(tiny_corpus, corpus[rec.id])
+        assert np.abs(np.cumsum(free["durations"]) - np.cumsum(usual["durations"])).max() <= 1
+        assert 5.0 < f0_rmse_cents(usual["f0"], free["f0"]) < 40.0
+    with pytest.raises(ValueError, match="rendered as 'espeak-yue-noflutter', not 'espeak-yue'"):
+        build_corpus(tmp_path / "nf", utterances=[u for u in clean_utterances if u.id not in corpus][:1],
+                     progress=False)
+    with pytest.raises(ValueError, match="rendered as 'espeak-yue', not 'espeak-yue-noflutter'"):
+        build_corpus(tiny_corpus, utterances=picked[:1], progress=False, flutter=False)
+    assert sorted(p.name for p in (tmp_path / "nf" / "meta").iterdir()) == sorted(f"{u.id}.json" for u in picked)

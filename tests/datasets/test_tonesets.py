@@ -43,3 +43,10 @@ def test_rendered_tone_sets_are_records_with_absolute_paths(tmp_path):
         assert int(feats["durations"].sum()) == feats["mel"].shape[1] == rec.n_frames
     tones = sorted(r.tones[r.phones.index("ai")] for r in records if r.id.endswith("alone"))
     assert tones == [1, 2, 3, 4, 5, 6]
+
+
+def test_tone_sets_for_a_flutter_free_corpus_are_rendered_flutter_free_too(tmp_path):
+    from cantoedge.datasets.corpus import FLUTTER_FREE_SPEAKER
+
+    records = render_tone_sets(tmp_path / "sets", ["hai"], progress=False, flutter=False)
+    assert len(records) == 12 and {r.speaker for r in records} == {FLUTTER_FREE_SPEAKER}
