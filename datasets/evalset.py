@@ -15,14 +15,15 @@ DEFAULT_EVAL_UTTERANCES = 16
 
 
 def render_eval_corpus(out_dir: Path, split: str = "test", limit: int = DEFAULT_EVAL_UTTERANCES,
-                       workers: int = 2, progress: bool = True) -> Path:
+                       workers: int = 2, progress: bool = True, flutter: bool = False) -> Path:
     """The first ``limit`` clean HKCanCor utterances of ``split``, rendered with espeak-ng into a small corpus
-    (seconds, where the whole corpus takes minutes); resumable like any corpus build."""
+    (seconds, where the whole corpus takes minutes); resumable like any corpus build. Without pitch flutter by
+    default: the bundled voice learned its last stage on that rendering, and flutter is a wobble no text predicts."""
     from .corpus import build_corpus
     from .hkcancor import load_clean
 
     picked = [u for u in load_clean() if u.split == split][:limit]
-    build_corpus(Path(out_dir), utterances=picked, workers=workers, progress=progress)
+    build_corpus(Path(out_dir), utterances=picked, workers=workers, progress=progress, flutter=flutter)
     return Path(out_dir)
 
 

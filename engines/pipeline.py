@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -141,10 +142,13 @@ def plan(config: PipelineConfig) -> list[Stage]:
     def render_eval() -> None:
         from cantoedge.datasets.evalset import render_eval_corpus
 
+        if (eval_corpus / "manifest.jsonl").exists():  # its inputs changed: a stale rendering, seconds to redo
+            shutil.rmtree(eval_corpus)
         render_eval_corpus(eval_corpus, limit=config.eval_utterances, progress=progress)
 
-    stages.append(Stage("eval-corpus", [config.eval_utterances], [eval_corpus / "manifest.jsonl"], render_eval,
-                        f"render {config.eval_utterances} held-out utterances with espeak-ng"))
+    stages.append(Stage("eval-corpus", [config.eval_utterances, "noflutter"], [eval_corpus / "manifest.jsonl"],
+                        render_eval, f"render {config.eval_utterances} held-out utterances with espeak-ng "
+                                     "(pitch flutter off)"))
 
     def export() -> None:
         from cantoedge.export.onnx import export_voice
@@ -220,9 +224,9 @@ def _builder(target: str, precision: str, graphs: Path, folder: Path, corpus: Pa
 
 
 def _training_stages(config: PipelineConfig, voice_dir: Path, progress: bool) -> list[Stage]:
-    """--from-scratch: render the whole corpus, train teacher, student and vocoder (two stages each) with the
-    bundled configs' step budgets, and install the result into OUT/checkpoints (the committed voice is left
-    alone)."""
+    """--from-scratch: render the whole corpus, train teacher, student and vocoder (in stages) with the bundled
+    configs' step budgets, and install the result into OUT/checkpoints (the committed voice is left alone). The
+    student's last stage renders the corpus again without pitch flutter, beside it."""
     corpus, runs = config.corpus, config.out / "runs"
     configs = PACKAGE_ROOT / "export" / "configs"
 
@@ -240,7 +244,8 @@ def _training_stages(config: PipelineConfig, voice_dir: Path, progress: bool) ->
                   "render the whole HKCanCor corpus with espeak-ng (about 9 minutes on 2 cores)"),
             Stage("train", [corpus / "manifest.jsonl", configs], [voice_dir / "student.safetensors",
                                                                   voice_dir / "vocoder.safetensors"], train,
-                  "train teacher, student and vocoder (hours on 2 cores; resumable)")]
+                  "train teacher, student and vocoder; the student's last stage on the corpus rendered again "
+                  "without pitch flutter (hours on 2 cores; resumable)")]
 
 
 def summary(result: PipelineResult, config: PipelineConfig) -> str:

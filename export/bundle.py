@@ -1,5 +1,5 @@
 """The bundled default voice: the distilled student and the vocoder that ship in ``export/voice/``, and the
-one command that trains them from scratch (teacher → student, vocoder, each in two stages) and installs them
+one command that trains them from scratch (teacher → student, vocoder, each in stages) and installs them
 there."""
 
 from __future__ import annotations
@@ -70,33 +70,58 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
     return out
 
 
-# (run name, config, teacher run for distillation): each later stage starts from the run before it (train.init);
-# student_contour fine-tunes student_pitch's decoder on the corpus's cleaned F0 contours (no teacher), and
-# student_level its token levels (the decoder's F0 loss weighted up, the encoder's token-pitch predictor retrained);
-# vocoder_slim keeps half of vocoder_pitch's hidden units in every block and fine-tunes them
-VOICE_STAGES = (("teacher", "teacher", None), ("teacher_pitch", "teacher_pitch", None),
-                ("student", "student", "teacher"), ("student_pitch", "student_pitch", "teacher_pitch"),
-                ("student_contour", "student_contour", None), ("student_level", "student_level", None),
-                ("vocoder", "vocoder", None), ("vocoder_pitch", "vocoder_pitch", None),
-                ("vocoder_slim", "vocoder_slim", None))
+# (run name, config, teacher run for distillation, corpus): each later stage starts from the run before it
+# (train.init); student_contour fine-tunes student_pitch's decoder on the corpus's cleaned F0 contours (no teacher),
+# student_level its token levels (the decoder's F0 loss weighted up, the encoder's token-pitch predictor retrained),
+# and student_noflutter continues on the same utterances rendered without espeak-ng's pitch flutter ("noflutter"), the
+# reference the voice is scored against; vocoder_slim keeps half of vocoder_pitch's hidden units in every block
+VOICE_STAGES = (("teacher", "teacher", None, "corpus"),
+                ("teacher_pitch", "teacher_pitch", None, "corpus"),
+                ("student", "student", "teacher", "corpus"),
+                ("student_pitch", "student_pitch", "teacher_pitch", "corpus"),
+                ("student_contour", "student_contour", None, "corpus"),
+                ("student_level", "student_level", None, "corpus"),
+                ("student_noflutter", "student_noflutter", None, "noflutter"),
+                ("vocoder", "vocoder", None, "corpus"),
+                ("vocoder_pitch", "vocoder_pitch", None, "corpus"),
+                ("vocoder_slim", "vocoder_slim", None, "corpus"))
+
+
+def flutter_free_corpus_for(corpus_dir: Path) -> Path:
+    """Where ``train voice`` keeps the flutter-free rendering of ``corpus_dir``: beside it, ``NAME-noflutter``."""
+    corpus_dir = Path(corpus_dir)
+    return corpus_dir.with_name(f"{corpus_dir.name}-noflutter")
 
 
 def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, progress: bool = True,
-                configs: dict[str, RunConfig] | None = None) -> VoicePaths:
+                configs: dict[str, RunConfig] | None = None, flutter_free_dir: Path | None = None) -> VoicePaths:
     """Every stage of VOICE_STAGES under ``runs_dir`` (each resumable; the bundled configs unless ``configs``
-    names others), then install the level-stage student and the slim vocoder. Stage 1 learns the mel; stage 2
-    adds the per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. Rerunning after an
-    interruption continues where it stopped."""
+    names others), then install the last student stage and the slim vocoder. Stage 1 learns the mel; stage 2 adds
+    the per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. The flutter-free corpus
+    (``flutter_free_dir``, default ``flutter_free_corpus_for(corpus_dir)``) is rendered, the same utterances as
+    ``corpus_dir``'s, when a stage needs it. Rerunning after an interruption continues where it stopped."""
+    from cantoedge.datasets.corpus import build_corpus
+    from cantoedge.datasets.hkcancor import load_clean
+    from cantoedge.runtime.manifest import read_manifest
+
     from .config import load_config
     from .student import train_student
     from .train import train
 
     corpus_dir, runs_dir = Path(corpus_dir), Path(runs_dir)
+    corpora = {"corpus": corpus_dir, "noflutter": Path(flutter_free_dir or flutter_free_corpus_for(corpus_dir))}
     done: dict[str, Path] = {}
-    for name, config_name, teacher in VOICE_STAGES:
+    for name, config_name, teacher, corpus in VOICE_STAGES:
+        if corpus == "noflutter" and not (corpora[corpus] / "manifest.jsonl").exists():
+            wanted = {r.id for r in read_manifest(corpus_dir)}  # the utterances the corpus holds, no others
+            picked = [u for u in load_clean() if u.id in wanted]
+            if len(picked) < len(wanted):
+                raise ValueError(f"{corpus_dir} holds utterances that are not HKCanCor's: the {name} stage needs "
+                                 "them rendered by espeak-ng without flutter, which only the HKCanCor corpus has")
+            build_corpus(corpora[corpus], utterances=picked, progress=progress, flutter=False)
         config = (configs or {}).get(name) or load_config(config_name)
         if teacher is None:
-            done[name] = train(config, corpus_dir, runs_dir / name, progress)
+            done[name] = train(config, corpora[corpus], runs_dir / name, progress)
         else:
-            done[name] = train_student(config, done[teacher], corpus_dir, runs_dir / name, progress)
-    return install_voice(done["student_level"], done["vocoder_slim"], done["teacher_pitch"], voice_dir)
+            done[name] = train_student(config, done[teacher], corpora[corpus], runs_dir / name, progress)
+    return install_voice(done["student_noflutter"], done["vocoder_slim"], done["teacher_pitch"], voice_dir)

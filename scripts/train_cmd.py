@@ -14,18 +14,24 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "resumable: rerun the same command after an interruption and it continues from "
                                    "OUT/last.ckpt with exactly the batches and dropout it would have seen. The "
                                    "result is OUT/model.safetensors. `train voice` is the whole default voice: "
-                                   "teacher, student distilled from it, the student's contour and level stages, "
-                                   "vocoder and its slim stage (runs under OUT, default runs/), then installs "
+                                   "teacher, student distilled from it, the student's contour, level and "
+                                   "flutter-free stages, vocoder and its slim stage (runs under OUT, default "
+                                   "runs/), then installs "
                                    "student and vocoder as the bundled voice (export/voice/). `train student "
                                    "--config student_contour` is the contour stage: no teacher, it fine-tunes "
                                    "runs/student_pitch's decoder on the corpus's cleaned F0; `--config "
-                                   "student_level` then retrains runs/student_contour's token levels. `train "
+                                   "student_level` then retrains runs/student_contour's token levels, and `--config "
+                                   "student_noflutter --corpus data/corpus-noflutter` continues runs/student_level "
+                                   "on the corpus rendered without espeak-ng's pitch flutter. `train "
                                    "vocoder --config vocoder_slim` keeps half of the hidden units in each block of "
                                    "runs/vocoder_pitch and fine-tunes them.")
     p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
     p.add_argument("--config", help="TOML config file, or the name of a bundled one in export/configs/ (default: "
                                     "the bundled config named after WHAT, e.g. teacher.toml)")
     p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
+    p.add_argument("--flutter-free-corpus", type=output_dir,
+                   help="voice only: the corpus rendered without pitch flutter, for the student_noflutter stage "
+                        "(default CORPUS-noflutter beside --corpus; rendered there when missing, about 2.5 minutes)")
     p.add_argument("--out", type=output_dir,
                    help="run directory (default runs/WHAT; for voice, the parent of every stage's run)")
     p.add_argument("--voice-dir", type=output_dir,
@@ -48,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.config import load_config
     from cantoedge.export.train import train
 
+    if args.flutter_free_corpus and args.what != "voice":
+        raise ValueError("--flutter-free-corpus is for train voice; a single run trains on --corpus")
     if args.what == "qat":
         return _qat(args)  # trains on the student's teacher targets, not on the corpus
     if not Path(args.corpus).is_dir():
@@ -78,7 +86,8 @@ def _voice(args: argparse.Namespace) -> int:
         raise ValueError("train voice uses the bundled configs; --config, --max-steps and --teacher are for "
                          "the single-model runs")
     paths = train_voice(Path(args.corpus), Path(args.out or "runs"), Path(args.voice_dir or VOICE_DIR),
-                        progress=not args.quiet)
+                        progress=not args.quiet,
+                        flutter_free_dir=Path(args.flutter_free_corpus) if args.flutter_free_corpus else None)
     print(f"voice: {paths.acoustic}, {paths.vocoder} ({paths.info})")
     return 0
 

@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 import torch
 
+from cantoedge.datasets.corpus import FLUTTER_FREE_SPEAKER
 from cantoedge.export import bundle
 from cantoedge.export.bundle import install_voice, voice_paths
 from cantoedge.export.checkpoint import load_model
 from cantoedge.runtime.fileio import file_sha256
+from cantoedge.runtime.manifest import read_manifest
 
 
 def test_install_copies_the_checkpoints_and_records_where_they_came_from(student_run, tiny_vocoder, tmp_path):
@@ -63,10 +65,11 @@ feature_weight = 0.1
 
 
 def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp_path):
-    """The one reproduction command, with tiny configs: two stages of three runs, the student's contour and level
-    stages and the slim vocoder, then an installed voice whose student is the level stage's (of its encoder only the
-    token-pitch predictor and projection retrained) and under an eighth of the teacher; a second call resumes
-    (nothing left to train) and installs the same files."""
+    """The one reproduction command, with tiny configs: two stages of three runs, the student's contour, level and
+    flutter-free stages (the last on the same utterances rendered without flutter, made on the way) and the slim
+    vocoder, then an installed voice whose student is the last stage's (of its encoder only the token-pitch predictor
+    and projection retrained) and under an eighth of the teacher; a second call resumes (nothing left to train) and
+    installs the same files."""
     from trainkit import TINY_TEACHER, TINY_VOCODER
 
     from cantoedge.export.bundle import train_voice
@@ -82,14 +85,23 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     level = contour.replace('init = "student_pitch"', 'init = "student_contour"').replace(
         "tone_set_bases = 1\n", "tone_set_bases = 1\nf0_weight = 50.0\ntrain_pitch = true\n")
     configs["student_level"] = parse_config(level, "student_level")
+    configs["student_noflutter"] = parse_config(level.replace('init = "student_contour"', 'init = "student_level"'),
+                                                "student_noflutter")
     slim = TINY_VOCODER.replace("hidden = 32", "hidden = 16").replace("[train]\n", '[train]\ninit = "vocoder_pitch"\n')
     configs["vocoder_slim"] = parse_config(slim, "vocoder_slim")
-    out = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs)
+    free = tmp_path / "corpus-noflutter"
+    out = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs,
+                      flutter_free_dir=free)
+    assert {r.id for r in read_manifest(free)} == {r.id for r in read_manifest(tiny_corpus)}
+    assert {r.speaker for r in read_manifest(free)} == {FLUTTER_FREE_SPEAKER}
     info = json.loads(out.info.read_text())
     assert info["student"]["share_of_teacher"] <= 1 / 8 and info["teacher"]["steps"] == 24
     assert {p.name for p in (tmp_path / "runs").iterdir()} == {*stage1, *(f"{n}_pitch" for n in stage1),
-                                                                "student_contour", "student_level", "vocoder_slim"}
-    assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_level" / "model.safetensors").read_bytes()
+                                                                "student_contour", "student_level", "student_noflutter",
+                                                                "vocoder_slim"}
+    assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_noflutter" / "model.safetensors").read_bytes()
+    free_sets = read_manifest(tmp_path / "runs" / "student_noflutter" / "tone_sets")
+    assert {r.speaker for r in free_sets} == {FLUTTER_FREE_SPEAKER}  # its tone sets are flutter-free too
     assert out.vocoder.read_bytes() == (tmp_path / "runs" / "vocoder_slim" / "model.safetensors").read_bytes()
     assert info["vocoder"]["config"]["hidden"] == 16  # half of stage 2's units, kept by importance
     contoured, meta = load_model(tmp_path / "runs" / "student_contour" / "model.safetensors")
@@ -109,7 +121,8 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     assert moved == {"pitch", "pitch_proj"}  # durations and energy as the contour stage left them
     assert json.loads((tmp_path / "runs" / "student_pitch" / "distil.json").read_text())["teacher"].endswith(
         "teacher_pitch/model.safetensors")
-    again = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs)
+    again = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs,
+                        flutter_free_dir=free)
     assert json.loads(again.info.read_text()) == info
 
 
