@@ -59,16 +59,23 @@ def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dat
             **({"int8_tensors": int8_tensors} if int8_tensors else {})}
 
 
-def hybrid_int8_tensors(model) -> list[str]:
+# how many of a graph's last ConvNeXt blocks a hybrid build keeps FP16 whole (README, "RKNN"): the vocoder's last
+# (its feed-forward layers int8 cost it 12 dB); the decoder's last two since the flutter-free stage (blocks 1-3 int8:
+# tone accuracy -1.0 points, 3.62 cents; blocks 1-2: -0.3, 3.05 cents; block 1: -0.5, 2.85 cents; 50 utterances)
+HYBRID_FP16_BLOCKS = {DECODER.name: 2, VOCODER.name: 1}
+
+
+def hybrid_int8_tensors(model, fp16_blocks: int = 1) -> list[str]:
     """The activations an 8-bit RKNN build of the decoder or the vocoder keeps int8 (the worker makes the rest
-    FP16): the feed-forward layers (norm, pw1, GELU, pw2) of every ConvNeXt block but the last. Measured on
-    the bundled voice against FP32 (README, "RKNN"): with every tensor int8 the decoder's F0 was 46.5 cents off
-    and the vocoder read 18.9 dB per window; so built, 3.6 cents and 30.1 dB. The vocoder's embedding or heads
-    int8 as well cost it 4 to 10 dB; its last block's feed-forward layers, 12 dB."""
+    FP16): the feed-forward layers (norm, pw1, GELU, pw2) of every ConvNeXt block but the last ``fp16_blocks``
+    (the first block at least, in a graph of fewer blocks).
+    Measured on the bundled voice against FP32 (README, "RKNN"): with every tensor int8 the decoder's F0 was 46.5
+    cents off and the vocoder read 18.9 dB per window; so built, about 3 cents and 30 dB. The vocoder's embedding or
+    heads int8 as well cost it 4 to 10 dB; its last block's feed-forward layers, 12 dB."""
     blocks = sorted({int(m.group(1)) for n in model.graph.node if (m := re.match(r"/blocks\.(\d+)/", n.name))})
     if len(blocks) < 2:
         raise ValueError(f"the graph has {len(blocks)} ConvNeXt blocks; the hybrid INT8 build needs two")
-    return [rf"^/blocks\.{i}/(norm/|pw1/|Mul_1_|pw2/)" for i in blocks[:-1]]
+    return [rf"^/blocks\.{i}/(norm/|pw1/|Mul_1_|pw2/)" for i in blocks[:max(1, len(blocks) - fp16_blocks)]]
 
 
 def write_dataset(work: Path, feeds: list[dict[str, np.ndarray]], spec) -> str:
@@ -116,8 +123,8 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
         shutil.copyfile(sources.graphs[ENCODER.name], work / "encoder.onnx")
         (work / "sim").mkdir()
         job: dict = {"folder": str(work), "graphs": {}}
-        hybrid = ({g.name: hybrid_int8_tensors(models[g.name]) for g in (DECODER, VOCODER)}
-                  if precision == "int8" and int8_dtype == "w8a8" else {})
+        hybrid = ({g.name: hybrid_int8_tensors(models[g.name], HYBRID_FP16_BLOCKS[g.name])
+                   for g in (DECODER, VOCODER)} if precision == "int8" and int8_dtype == "w8a8" else {})
         for spec in (DECODER, VOCODER):
             info = GraphInfo.from_metadata(onnx_metadata(models[spec.name]), sources.graphs[spec.name])
             dim = [d.dim_value for d in models[spec.name].graph.input[0].type.tensor_type.shape.dim][-1]
