@@ -74,6 +74,11 @@ def test_student_without_teacher_and_damaged_checkpoint_are_clear_errors(tiny_co
     proc = subprocess.run(_cmd("train", "student", "--corpus", str(tiny_corpus), "--out", str(tmp_path / "s")),
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "--teacher" in proc.stderr
+    proc = subprocess.run(_cmd("train", "student", "--config", "student_noflutter", "--corpus", str(tiny_corpus),
+                               "--flutter-free-corpus", str(tmp_path / "nf"), "--out", str(tmp_path / "s")),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "--flutter-free-corpus is for train voice" in proc.stderr
+    assert not (tmp_path / "nf").exists() and not (tmp_path / "s").exists()  # refused before any work
     bad = tmp_path / "bad.safetensors"
     bad.write_bytes(b"\x00" * 64)
     with pytest.raises(ValueError, match="not a readable safetensors"):
