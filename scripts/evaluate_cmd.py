@@ -19,7 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", action="append", required=True, metavar="NAME=PATH", type=named_path("file"),
                    help="an acoustic model to score, e.g. teacher=runs/teacher/model.safetensors (repeatable)")
     p.add_argument("--vocoder", required=True, type=existing_file, help="vocoder .safetensors")
-    p.add_argument("--corpus", default="data/corpus", type=existing_dir, help="corpus directory (default data/corpus)")
+    p.add_argument("--corpus", default="data/corpus", type=existing_dir,
+                   help="corpus directory (default data/corpus; the bundled voice's own reference is the "
+                        "flutter-free rendering, `corpus build --no-flutter`)")
     p.add_argument("--split", default="test", choices=SPLITS, help="split (default test)")
     p.add_argument("--limit", type=int_in(1), help="first N utterances only (>= 1)")
     p.add_argument("--shapes", action="store_true",
