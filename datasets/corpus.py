@@ -202,3 +202,27 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
     hours = sum(r.n_samples for r in records) / AUDIO.sample_rate / 3600
     return BuildSummary(out_dir, len(records), len(todo), resumed, len(skipped), hours,
                         time.perf_counter() - start)
+
+
+def flutter_free_copy(corpus_dir: Path, out_dir: Path, progress: bool = True) -> Path:
+    """Every utterance of ``corpus_dir`` rendered without pitch flutter into ``out_dir``: renders only what
+    ``out_dir`` lacks and keeps whatever else it holds (its manifest never shrinks). Refuses a corpus with
+    utterances that are not HKCanCor's, which espeak-ng cannot render again."""
+    corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
+    wanted = {r.id for r in read_manifest(corpus_dir)}
+    held = read_manifest(out_dir) if (out_dir / MANIFEST).exists() else []
+    other = next((r.speaker for r in held if r.speaker != FLUTTER_FREE_SPEAKER), None)
+    if other is not None:
+        raise ValueError(f"{out_dir} holds utterances rendered as {other!r}, not {FLUTTER_FREE_SPEAKER!r}: "
+                         "name a folder for the flutter-free corpus (`corpus build --no-flutter`)")
+    have = {r.id for r in held}
+    if wanted <= have:
+        return out_dir
+    picked = [u for u in load_clean() if u.id in wanted | have]
+    foreign = sorted(wanted - {u.id for u in picked})
+    if foreign:
+        raise ValueError(f"{corpus_dir} holds {len(foreign)} utterances that are not HKCanCor's (first "
+                         f"{foreign[0]}): only the HKCanCor corpus can be rendered again without flutter")
+    build_corpus(out_dir, utterances=picked, progress=progress, flutter=False)
+    return out_dir
+

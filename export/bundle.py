@@ -98,11 +98,9 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
     """Every stage of VOICE_STAGES under ``runs_dir`` (each resumable; the bundled configs unless ``configs``
     names others), then install the last student stage and the slim vocoder. Stage 1 learns the mel; stage 2 adds
     the per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. The flutter-free corpus
-    (``flutter_free_dir``, default ``flutter_free_corpus_for(corpus_dir)``) is rendered, the same utterances as
-    ``corpus_dir``'s, when a stage needs it. Rerunning after an interruption continues where it stopped."""
-    from cantoedge.datasets.corpus import build_corpus
-    from cantoedge.datasets.hkcancor import load_clean
-    from cantoedge.runtime.manifest import read_manifest
+    (``flutter_free_dir``, default ``flutter_free_corpus_for(corpus_dir)``) is rendered or completed to hold every
+    utterance of ``corpus_dir`` when a stage needs it. Rerunning after an interruption continues where it stopped."""
+    from cantoedge.datasets.corpus import flutter_free_copy
 
     from .config import load_config
     from .student import train_student
@@ -112,13 +110,8 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
     corpora = {"corpus": corpus_dir, "noflutter": Path(flutter_free_dir or flutter_free_corpus_for(corpus_dir))}
     done: dict[str, Path] = {}
     for name, config_name, teacher, corpus in VOICE_STAGES:
-        if corpus == "noflutter" and not (corpora[corpus] / "manifest.jsonl").exists():
-            wanted = {r.id for r in read_manifest(corpus_dir)}  # the utterances the corpus holds, no others
-            picked = [u for u in load_clean() if u.id in wanted]
-            if len(picked) < len(wanted):
-                raise ValueError(f"{corpus_dir} holds utterances that are not HKCanCor's: the {name} stage needs "
-                                 "them rendered by espeak-ng without flutter, which only the HKCanCor corpus has")
-            build_corpus(corpora[corpus], utterances=picked, progress=progress, flutter=False)
+        if corpus == "noflutter":  # rendered when missing, completed when it lacks utterances of the corpus
+            flutter_free_copy(corpus_dir, corpora[corpus], progress)
         config = (configs or {}).get(name) or load_config(config_name)
         if teacher is None:
             done[name] = train(config, corpora[corpus], runs_dir / name, progress)

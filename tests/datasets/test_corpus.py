@@ -113,3 +113,32 @@ def test_a_flutter_free_build_says_so_keeps_the_timing_and_never_mixes_with_the_
     with pytest.raises(ValueError, match="rendered as 'espeak-yue', not 'espeak-yue-noflutter'"):
         build_corpus(tiny_corpus, utterances=picked[:1], progress=False, flutter=False)
     assert sorted(p.name for p in (tmp_path / "nf" / "meta").iterdir()) == sorted(f"{u.id}.json" for u in picked)
+
+
+def test_a_flutter_free_copy_renders_only_what_it_lacks_and_never_shrinks(tiny_corpus, tmp_path, clean_utterances):
+    """`train voice`'s flutter-free corpus: a half-built copy is completed (its own utterances kept, the rest
+    rendered once), a complete one is left alone, a folder of the other kind and utterances that are not
+    HKCanCor's are refused before anything is rendered."""
+    from cantoedge.datasets.corpus import build_corpus, flutter_free_copy
+
+    wanted = [r.id for r in read_manifest(tiny_corpus)]
+    extra = next(u for u in clean_utterances if u.id not in set(wanted))  # rendered there, not in the corpus
+    first = [u for u in clean_utterances if u.id == wanted[0]]
+    build_corpus(tmp_path / "nf", utterances=[*first, extra], workers=1, progress=False, flutter=False)
+    kept = (tmp_path / "nf" / "meta" / f"{wanted[0]}.json").stat().st_mtime_ns
+    flutter_free_copy(tiny_corpus, tmp_path / "nf", progress=False)
+    assert {r.id for r in read_manifest(tmp_path / "nf")} == {*wanted, extra.id}
+    assert (tmp_path / "nf" / "meta" / f"{wanted[0]}.json").stat().st_mtime_ns == kept  # not rendered again
+    manifest = (tmp_path / "nf" / "manifest.jsonl").read_bytes()
+    flutter_free_copy(tiny_corpus, tmp_path / "nf", progress=False)
+    assert (tmp_path / "nf" / "manifest.jsonl").read_bytes() == manifest
+    with pytest.raises(ValueError, match="rendered as 'espeak-yue', not 'espeak-yue-noflutter'"):
+        flutter_free_copy(tmp_path / "nf", tiny_corpus, progress=False)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    lines = (tiny_corpus / "manifest.jsonl").read_text().splitlines()
+    (foreign / "manifest.jsonl").write_text("\n".join([lines[0].replace(wanted[0], "my-recording-1"), *lines[1:]])
+                                            + "\n")
+    with pytest.raises(ValueError, match="1 utterances that are not HKCanCor's \\(first my-recording-1\\)"):
+        flutter_free_copy(foreign, tmp_path / "nf2", progress=False)
+    assert not (tmp_path / "nf2").exists()
