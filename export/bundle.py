@@ -98,8 +98,9 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
     """Every stage of VOICE_STAGES under ``runs_dir`` (each resumable; the bundled configs unless ``configs``
     names others), then install the last student stage and the slim vocoder. Stage 1 learns the mel; stage 2 adds
     the per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. The flutter-free corpus
-    (``flutter_free_dir``, default ``flutter_free_corpus_for(corpus_dir)``) is rendered or completed to hold every
-    utterance of ``corpus_dir`` when a stage needs it. Rerunning after an interruption continues where it stopped."""
+    (``flutter_free_dir``, default ``flutter_free_corpus_for(corpus_dir)``) is rendered or completed first, to hold
+    every utterance of ``corpus_dir``, so a corpus it cannot be made from is refused before any training.
+    Rerunning after an interruption continues where it stopped."""
     from cantoedge.datasets.corpus import flutter_free_copy
 
     from .config import load_config
@@ -108,10 +109,10 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
 
     corpus_dir, runs_dir = Path(corpus_dir), Path(runs_dir)
     corpora = {"corpus": corpus_dir, "noflutter": Path(flutter_free_dir or flutter_free_corpus_for(corpus_dir))}
+    if any(corpus == "noflutter" for *_, corpus in VOICE_STAGES):  # first: refused corpora fail before hours of work
+        flutter_free_copy(corpus_dir, corpora["noflutter"], progress)
     done: dict[str, Path] = {}
     for name, config_name, teacher, corpus in VOICE_STAGES:
-        if corpus == "noflutter":  # rendered when missing, completed when it lacks utterances of the corpus
-            flutter_free_copy(corpus_dir, corpora[corpus], progress)
         config = (configs or {}).get(name) or load_config(config_name)
         if teacher is None:
             done[name] = train(config, corpora[corpus], runs_dir / name, progress)

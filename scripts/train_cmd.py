@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", default="data/corpus", help="corpus directory (default data/corpus)")
     p.add_argument("--flutter-free-corpus", type=output_dir,
                    help="voice only: the corpus rendered without pitch flutter, for the student_noflutter stage "
-                        "(default CORPUS-noflutter beside --corpus; rendered there when missing, about 2.5 minutes)")
+                        "(default CORPUS-noflutter beside --corpus; rendered there before any training when "
+                        "missing, about 2.5 minutes)")
     p.add_argument("--out", type=output_dir,
                    help="run directory (default runs/WHAT; for voice, the parent of every stage's run)")
     p.add_argument("--voice-dir", type=output_dir,

@@ -177,3 +177,18 @@ def test_bundled_voice_exports_with_parity_and_its_fallback_names_its_layers(tmp
     assert parity.worst <= PARITY_TOLERANCE and parity.ok, parity
     fallback = BUNDLED.info.parent / "fallback.json"
     check_fallback(tmp_path, json.loads(fallback.read_text()))
+
+
+def test_train_voice_refuses_a_corpus_without_a_flutter_free_rendering_before_any_training(tiny_corpus, tmp_path):
+    """Your own recordings have no espeak-ng rendering to take the flutter out of: refused at once, not after the
+    hours of teacher, student and vocoder that come before the student's flutter-free stage."""
+    from cantoedge.export.bundle import train_voice
+
+    own = tmp_path / "own"
+    own.mkdir()
+    first, *rest = (tiny_corpus / "manifest.jsonl").read_text().splitlines()
+    record = json.loads(first)
+    (own / "manifest.jsonl").write_text("\n".join([first.replace(record["id"], "my-recording-1"), *rest]) + "\n")
+    with pytest.raises(ValueError, match="not HKCanCor's"):
+        train_voice(own, tmp_path / "runs", tmp_path / "voice", progress=False)
+    assert not any((tmp_path / name).exists() for name in ("runs", "voice", "own-noflutter"))
