@@ -7,7 +7,7 @@ import logging
 import multiprocessing as mp
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from cantoedge.runtime.wavio import write_wav
 from .align import AlignmentError, durations_in_frames, espeak_text, token_starts
 from .espeak import FLUTTER_FREE_VOICE, Espeak, flutter_free_data
 from .features import Features, extract
-from .hkcancor import HKUtterance, load_clean
+from .hkcancor import HKUtterance, clean_utterances_named, load_clean
 
 log = logging.getLogger("cantoedge.corpus")
 
@@ -141,6 +141,16 @@ def _read_meta(path: Path) -> dict | None:
         return None  # a damaged marker: render again
 
 
+def refuse_other_speaker(out_dir: Path, rendered: Iterable[str], flutter: bool) -> None:
+    """A folder holds one kind of rendering: refuse ``out_dir`` when any of the speakers ``rendered`` there is
+    not the one a build with (or without) flutter writes."""
+    speaker = SPEAKER if flutter else FLUTTER_FREE_SPEAKER
+    other = next((s for s in rendered if s != speaker), None)
+    if other is not None:
+        raise ValueError(f"{out_dir} holds utterances rendered as {other!r}, not {speaker!r} (with"
+                         f"{'out' if flutter else ''} --no-flutter): build into another folder")
+
+
 def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
                  utterances: Sequence[HKUtterance] | None = None, progress: bool = True,
                  flutter: bool = True) -> BuildSummary:
@@ -168,14 +178,10 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
         else:
             todo.append(utt)
     resumed = len(results)
-    speaker = SPEAKER if flutter else FLUTTER_FREE_SPEAKER
     rendered = [m["record"].get("speaker", SPEAKER) for m in results.values() if "record" in m]
     if (out_dir / MANIFEST).exists():  # what earlier builds into this folder rendered, whichever utterances
         rendered += [r.speaker for r in read_manifest(out_dir)]
-    other = next((s for s in rendered if s != speaker), None)
-    if other is not None:
-        raise ValueError(f"{out_dir} holds utterances rendered as {other!r}, not {speaker!r} (with"
-                         f"{'out' if flutter else ''} --no-flutter): build into another folder")
+    refuse_other_speaker(out_dir, rendered, flutter)
     if todo:
         ctx = mp.get_context("spawn")  # lean workers: they fork per utterance (Espeak.synth_isolated)
         with tempfile.TemporaryDirectory(prefix="cantoedge-espeak-") as tmp, \
@@ -211,18 +217,12 @@ def flutter_free_copy(corpus_dir: Path, out_dir: Path, progress: bool = True) ->
     corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
     wanted = {r.id for r in read_manifest(corpus_dir)}
     held = read_manifest(out_dir) if (out_dir / MANIFEST).exists() else []
-    other = next((r.speaker for r in held if r.speaker != FLUTTER_FREE_SPEAKER), None)
-    if other is not None:
-        raise ValueError(f"{out_dir} holds utterances rendered as {other!r}, not {FLUTTER_FREE_SPEAKER!r}: "
-                         "name a folder for the flutter-free corpus (`corpus build --no-flutter`)")
+    refuse_other_speaker(out_dir, (r.speaker for r in held), flutter=False)
     have = {r.id for r in held}
     if wanted <= have:
         return out_dir
-    picked = [u for u in load_clean() if u.id in wanted | have]
-    foreign = sorted(wanted - {u.id for u in picked})
-    if foreign:
-        raise ValueError(f"{corpus_dir} holds {len(foreign)} utterances that are not HKCanCor's (first "
-                         f"{foreign[0]}): only the HKCanCor corpus can be rendered again without flutter")
+    picked = clean_utterances_named(wanted | have, corpus_dir,  # what out_dir holds, a build rendered from HKCanCor
+                                    "only the HKCanCor corpus can be rendered again without flutter")
     build_corpus(out_dir, utterances=picked, progress=progress, flutter=False)
     return out_dir
 

@@ -19,7 +19,7 @@ import numpy as np
 from .corpus import render_units, utterance_units
 from .espeak import FLUTTER_FREE_VOICE, Espeak, flutter_free_data
 from .features import extract
-from .hkcancor import HKUtterance, load_clean
+from .hkcancor import HKUtterance, clean_utterances_named
 
 _worker: dict = {}
 
@@ -61,10 +61,7 @@ def corpus_flutter_free_f0(records: Sequence, workers: int = 1, progress: Callab
                            ) -> dict[str, np.ndarray]:
     """Record id -> flutter-free F0 for corpus records (``Record``s of the HKCanCor corpus this project renders);
     refuses records from elsewhere (your own recordings have no espeak-ng rendering to take the flutter from)."""
-    utterances = {u.id: u for u in load_clean()}
-    foreign = [r.id for r in records if r.id not in utterances]
-    if foreign:
-        raise ValueError(f"{len(foreign)} utterances are not HKCanCor's (first {foreign[0]}): a flutter-free "
-                         "reference exists only for the espeak-ng-rendered corpus (cantoedge corpus build)")
-    tracks = flutter_free_tracks([utterances[r.id] for r in records], workers, progress)
+    utterances = clean_utterances_named([r.id for r in records], "the corpus", "a flutter-free reference exists "
+                                        "only for the espeak-ng-rendered corpus (cantoedge corpus build)")
+    tracks = flutter_free_tracks(utterances, workers, progress)
     return {utt_id: track.f0 for utt_id, track in tracks.items()}

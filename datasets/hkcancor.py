@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from cantoedge.runtime.jyutping import JyutpingError, parse_jyutping
@@ -94,6 +94,18 @@ def load_annotated(min_chars: int = 1, max_chars: int = 10**9) -> list[HKUtteran
 def load_clean() -> list[HKUtterance]:
     """The clean 5-40 character utterances the corpus is rendered from."""
     return load_annotated(MIN_CHARS, MAX_CHARS)
+
+
+def clean_utterances_named(ids: Collection[str], where: str, why: str) -> list[HKUtterance]:
+    """The clean utterances with these ids, in HKCanCor's order; ids it does not have (your own recordings) are
+    refused, saying ``where`` they came from and ``why`` they must be HKCanCor's."""
+    wanted = set(ids)
+    picked = [u for u in load_clean() if u.id in wanted]
+    foreign = sorted(wanted - {u.id for u in picked})
+    if foreign:
+        raise ValueError(f"{where} holds {len(foreign)} utterances that are not HKCanCor's (first {foreign[0]}): "
+                         f"{why}")
+    return picked
 
 
 def load_cantomap() -> list[HKUtterance]:
