@@ -48,8 +48,17 @@ def read_manifest(corpus_dir: Path) -> list[Record]:
     path = Path(corpus_dir) / MANIFEST
     if not path.exists():
         raise FileNotFoundError(f"no {MANIFEST} in {corpus_dir}: build the corpus first (cantoedge corpus build)")
+    records = []
     with path.open(encoding="utf-8") as fh:
-        return [Record(**json.loads(line)) for line in fh if line.strip()]
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(Record(**json.loads(line)))
+            except (ValueError, TypeError) as exc:  # not JSON, not an object, or not a record's fields
+                raise ValueError(f"{path}, line {number}: not a corpus record ({exc}); rebuild the corpus "
+                                 "(cantoedge corpus build resumes from its meta/ files)") from exc
+    return records
 
 
 def split_records(corpus_dir: Path, split: str, limit: int | None = None) -> list[Record]:
