@@ -29,6 +29,9 @@ class TrainConfig:
                 raise ValueError(f"train.{name} must be at least 1")
 
 
+YIN_MODES = ("replace", "fill_rimes")
+
+
 @dataclass(frozen=True)
 class ContourConfig:
     """A contour stage (``[contour]``): the decoder alone learns the corpus's cleaned F0, its level and its
@@ -40,6 +43,9 @@ class ContourConfig:
     max_deviation_st: float = 6.0  # voiced frames further than this from the utterance's median are tracker errors
     tone_set_bases: int = 0  # also train on this many common syllables in all six tones (datasets/tonesets.py)
     yin_threshold: float = 0.0  # > 0: F0 tracked again from the audio with this YIN threshold (0: the corpus's)
+    # what that track does: "replace" the corpus's, or "fill_rimes": voice only the rime frames the corpus's track
+    # leaves unvoiced (its levels and onsets stay; jau5's rime was 18 % voiced)
+    yin_mode: str = "replace"
     train_pitch: bool = False  # the encoder's token-pitch predictor learns too (the corpus's levels, not the teacher's)
 
     def __post_init__(self) -> None:
@@ -52,6 +58,10 @@ class ContourConfig:
         if not 0 <= self.yin_threshold < 1:
             raise ValueError(f"contour.yin_threshold must lie in 0..1 (0: the corpus's own F0), got "
                              f"{self.yin_threshold}")
+        if self.yin_mode not in YIN_MODES:
+            raise ValueError(f"contour.yin_mode must be one of {', '.join(YIN_MODES)}, got {self.yin_mode!r}")
+        if self.yin_mode != "replace" and self.yin_threshold == 0:
+            raise ValueError(f"contour.yin_mode {self.yin_mode!r} fills from a second track: set contour.yin_threshold")
 
 
 @dataclass(frozen=True)

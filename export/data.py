@@ -13,6 +13,7 @@ from torch.utils.data import Dataset, Sampler
 
 from cantoedge.regression.pitch import PitchParams, yin
 from cantoedge.runtime.excitation import vocoder_pitch, voiced_f0
+from cantoedge.runtime.inventory import PAD, PAUSES, load_inventory
 from cantoedge.runtime.manifest import Record, load_features
 from cantoedge.runtime.wavio import read_wav
 
@@ -82,14 +83,23 @@ def clean_voicing(f0: np.ndarray, voiced: np.ndarray, max_deviation_st: float) -
     return voiced
 
 
+def rime_frames(tokens: np.ndarray, durations: np.ndarray) -> np.ndarray:
+    """(frames,) True on the frames of rime tokens: neither an onset (``x-``) nor a pause."""
+    inventory = load_inventory()
+    phones = (inventory.phone(int(t)) for t in tokens)
+    rime = np.array([not (p in PAUSES or p == PAD or p.endswith("-")) for p in phones], dtype=bool)
+    return np.repeat(rime, np.asarray(durations, dtype=np.int64))
+
+
 class AcousticDataset(Dataset):
-    """Token and frame targets from the corpus; with ``max_deviation_st`` the F0 track is cleaned first."""
+    """Token and frame targets from the corpus; with ``max_deviation_st`` the F0 track is cleaned first, with
+    ``yin_threshold`` it is tracked again from the audio and ``yin_mode`` says how that track is used."""
 
     def __init__(self, corpus_dir: Path, records: list[Record], norm: Normaliser,
-                 max_deviation_st: float | None = None, yin_threshold: float = 0.0):
+                 max_deviation_st: float | None = None, yin_threshold: float = 0.0, yin_mode: str = "replace"):
         self.corpus_dir, self.records, self.norm = Path(corpus_dir), records, norm
         self.max_deviation_st = max_deviation_st
-        self.yin_threshold = yin_threshold
+        self.yin_threshold, self.yin_mode = yin_threshold, yin_mode
         self._tracks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # index -> re-tracked (f0, voiced)
 
     def __len__(self) -> int:
@@ -99,7 +109,7 @@ class AcousticDataset(Dataset):
         index %= len(self.records)
         feats = load_features(self.corpus_dir, self.records[index])
         if self.yin_threshold > 0:
-            feats = {**feats, **dict(zip(("f0", "voiced"), self._retracked(index, feats["f0"].size)))}
+            feats = {**feats, **self._relabelled(index, feats)}
         if self.max_deviation_st is not None:
             feats = {**feats, "voiced": clean_voicing(feats["f0"], feats["voiced"], self.max_deviation_st)}
         pitch, voiced, energy = token_targets(feats, self.norm)
@@ -110,6 +120,18 @@ class AcousticDataset(Dataset):
                 "pitch": torch.from_numpy(pitch), "voiced": torch.from_numpy(voiced),
                 "energy": torch.from_numpy(energy), "mel": torch.from_numpy(feats["mel"]),
                 "frame_f0": torch.from_numpy(log_f0), "frame_voiced": torch.from_numpy(frame_voiced)}
+
+    def _relabelled(self, index: int, feats: dict) -> dict[str, np.ndarray]:
+        """F0 and voicing from the second track: all of it ("replace"), or only where the corpus's track leaves a
+        rime frame unvoiced ("fill_rimes": its F0 goes there, everything else stays the corpus's)."""
+        f0, voiced = self._retracked(index, feats["f0"].size)
+        if self.yin_mode == "replace":
+            return {"f0": f0, "voiced": voiced}
+        corpus_voiced = feats["voiced"].astype(bool)
+        add = ~corpus_voiced & voiced.astype(bool) & rime_frames(feats["tokens"], feats["durations"])
+        filled = feats["f0"].copy()
+        filled[add] = f0[add]
+        return {"f0": filled.astype(feats["f0"].dtype), "voiced": corpus_voiced | add}
 
     def _retracked(self, index: int, n_frames: int) -> tuple[np.ndarray, np.ndarray]:
         """The utterance's F0 and voicing tracked again from its audio with ``yin_threshold`` (once per run):

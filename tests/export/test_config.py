@@ -22,6 +22,8 @@ def test_the_bundled_contour_stage_reads_and_starts_from_the_stage_two_student()
     ("yin_threshold = -0.1", r"yin_threshold must lie in 0\.\.1"),
     ("shape_wieght = 1.0", r"unknown \[contour\] settings: \['shape_wieght'\]"),
     ('train_pitch = "yes"', r"train_pitch must be true or false, got 'yes'"),
+    ('yin_threshold = 0.3\nyin_mode = "fill"', r"yin_mode must be one of replace, fill_rimes, got 'fill'"),
+    ('yin_mode = "fill_rimes"', r"fills from a second track: set contour.yin_threshold"),
 ])
 def test_bad_contour_settings_are_refused_by_name(contour, message):
     with pytest.raises(ValueError, match=message):

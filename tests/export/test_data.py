@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from cantoedge.export.data import AcousticDataset, Normaliser, clean_voicing
+from cantoedge.export.data import AcousticDataset, Normaliser, clean_voicing, rime_frames
 from cantoedge.regression.pitch import PitchParams
 from cantoedge.runtime.manifest import load_features, read_manifest
 
@@ -32,3 +32,35 @@ def test_the_contour_stage_can_track_f0_again_from_the_audio(tiny_corpus):
         voiced["looser"] += int(looser[i]["frame_voiced"].sum())
         assert looser[i]["mel"].shape == same[i]["mel"].shape  # only F0 and voicing change
     assert voiced["looser"] > voiced["corpus"]
+
+
+def test_rime_fill_voices_only_rime_frames_the_corpus_left_unvoiced(tiny_corpus):
+    """"fill_rimes": the second track's F0 goes only where the corpus's track left a rime frame unvoiced; every
+    frame the corpus voiced, every onset and every pause keeps the corpus's own F0 and voicing."""
+    records = [r for r in read_manifest(tiny_corpus) if r.split == "train"][:4]
+    norm = Normaliser.from_corpus(tiny_corpus, records)
+    filled = AcousticDataset(tiny_corpus, records, norm, yin_threshold=0.35, yin_mode="fill_rimes")
+    added = 0
+    for i, record in enumerate(records):
+        feats = load_features(tiny_corpus, record)
+        relabelled = filled._relabelled(i, feats)
+        f0, voiced = relabelled["f0"], relabelled["voiced"]
+        rime = rime_frames(feats["tokens"], feats["durations"])
+        kept = feats["voiced"].astype(bool) | ~rime
+        np.testing.assert_array_equal(voiced[kept], feats["voiced"].astype(bool)[kept])
+        np.testing.assert_array_equal(f0[kept], feats["f0"][kept])
+        new = voiced & ~feats["voiced"].astype(bool)
+        looser, looser_voiced = filled._retracked(i, feats["f0"].size)
+        assert rime[new].all() and looser_voiced[new].all()
+        np.testing.assert_array_equal(f0[new], looser[new])
+        added += int(new.sum())
+    assert added > 0
+
+
+def test_rime_frames_mark_rimes_and_not_onsets_or_pauses():
+    from cantoedge.runtime.inventory import PAUSE_STOP, SIL, load_inventory
+
+    inventory = load_inventory()
+    tokens = [inventory.id(p) for p in (SIL, "s-", "i", "j-", "au", PAUSE_STOP)]
+    assert rime_frames(tokens, [1, 2, 3, 1, 2, 1]).tolist() == [False, False, False, True, True, True,
+                                                                 False, True, True, False]
