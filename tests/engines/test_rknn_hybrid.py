@@ -40,13 +40,13 @@ def test_every_block_but_the_last_keeps_its_feed_forward_layers_int8():
                                      "/blocks.10/pw1/MatMul_output_0_mm_tp_sw"))
 
 
-def test_the_decoder_keeps_its_last_two_blocks_fp16():
-    """The flutter-free stage's decoder lost 1.0 point of tone accuracy with blocks 1-3 int8, 0.3 with 1-2."""
+def test_the_decoder_keeps_its_last_three_blocks_fp16():
+    """The rime-filled stage's decoder lost 0.8 point of tone accuracy with blocks 1-2 int8, 0.3 with block 1."""
     blocks = [f"/blocks.{i}/{op}" for i in range(4) for op in ("dwconv/Conv", "pw1/MatMul", "pw2/MatMul")]
     patterns = hybrid_int8_tensors(graph_with_nodes(["/in_proj/Conv", *blocks, "/out/MatMul"]),
                                    HYBRID_FP16_BLOCKS["decoder"])
     int8 = {i for i in range(4) if any(re.match(p, t.format(i)) for p in patterns for t in FEED_FORWARD)}
-    assert int8 == {0, 1} and HYBRID_FP16_BLOCKS["vocoder"] == 1
+    assert int8 == {0} and HYBRID_FP16_BLOCKS["vocoder"] == 1
 
 
 def test_a_graph_without_two_blocks_is_refused_and_a_short_one_keeps_its_first_int8():

@@ -51,9 +51,10 @@ def test_the_report_holds_the_measured_numbers(device_run):
     bundle = EvalBundle.load(bundled_voice_dir() / BUNDLE_FILE)
     syllables = sum(len(u.jyutping) for u in bundle.utterances)
     assert build["vs_recording"]["syllables"] == data["reference"]["recording"]["syllables"] == syllables
-    # espeak's own tones are heard; INT8 is close to FP32 and meets the INT8 targets on the tone band and F0
+    # espeak's own tones are heard; INT8 is close to FP32 (not equal: it is quantised) and meets the INT8 targets
+    # on the tone band and F0
     assert data["reference"]["recording"]["accuracy"] > 0.9
-    assert 0.1 < build["vs_fp32"]["tone_band_db"]["median"] <= 0.3 and build["vs_fp32"]["f0_cents"]["median"] < 10
+    assert 0.05 < build["vs_fp32"]["tone_band_db"]["median"] <= 0.3 and build["vs_fp32"]["f0_cents"]["median"] < 10
     assert build["targets_met"] == {"tone_band_db": True, "f0_cents": True, "tone_accuracy_drop": True}
     assert 20 < build["graphs"]["vocoder"]["snr_db"]["median"] < 40  # INT8 vocoder alone: audibly close
     assert build["graphs"]["encoder"]["duration_agreement"] > 0.95
@@ -64,7 +65,8 @@ def test_the_report_holds_the_measured_numbers(device_run):
     # the regress process's own peak (VmHWM), not the forking test process's (ru_maxrss would inherit it)
     assert 50 < data["machine"]["peak_rss_mb"] < 250
     md = (report / "report.md").read_text()
-    assert "| ort-int8 | ort/ort/ort | 0.1" in md and "## Each graph alone" in md
+    tone_band = build["vs_fp32"]["tone_band_db"]["median"]
+    assert f"| ort-int8 | ort/ort/ort | {tone_band:.3f}" in md and "## Each graph alone" in md
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (Debian package chromium; "
