@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
+from cantoedge.runtime.inventory import load_inventory
+
 from .models.acoustic import AcousticConfig
 from .models.settings import from_table
 from .models.vocoder import VocoderConfig
@@ -46,6 +48,9 @@ class ContourConfig:
     # what that track does: "replace" the corpus's, or "fill_rimes": voice only the rime frames the corpus's track
     # leaves unvoiced (its levels and onsets stay; jau5's rime was 18 % voiced)
     yin_mode: str = "replace"
+    # onsets whose frames "fill_rimes" fills too: j-, which the corpus's YIN voices 7.9 % of (every other sonorant
+    # onset 47-54 %; 200 training utterances)
+    yin_fill_onsets: tuple[str, ...] = ()
     train_pitch: bool = False  # the encoder's token-pitch predictor learns too (the corpus's levels, not the teacher's)
 
     def __post_init__(self) -> None:
@@ -62,6 +67,16 @@ class ContourConfig:
             raise ValueError(f"contour.yin_mode must be one of {', '.join(YIN_MODES)}, got {self.yin_mode!r}")
         if self.yin_mode != "replace" and self.yin_threshold == 0:
             raise ValueError(f"contour.yin_mode {self.yin_mode!r} fills from a second track: set contour.yin_threshold")
+        onsets = self.yin_fill_onsets
+        if not isinstance(onsets, list | tuple) or not all(isinstance(o, str) and o.endswith("-") for o in onsets):
+            raise ValueError(f"contour.yin_fill_onsets must be a list of onsets such as [\"j-\"], got {onsets!r}")
+        unknown = [o for o in onsets if o not in load_inventory().phones]
+        if unknown:
+            raise ValueError(f"contour.yin_fill_onsets names {unknown}, which the token inventory does not have")
+        if onsets and self.yin_mode != "fill_rimes":
+            raise ValueError("contour.yin_fill_onsets fills onsets as well as rimes: it needs "
+                             "yin_mode = \"fill_rimes\"")
+        object.__setattr__(self, "yin_fill_onsets", tuple(onsets))
 
 
 @dataclass(frozen=True)

@@ -83,11 +83,15 @@ def clean_voicing(f0: np.ndarray, voiced: np.ndarray, max_deviation_st: float) -
     return voiced
 
 
-def rime_frames(tokens: np.ndarray, durations: np.ndarray) -> np.ndarray:
-    """(frames,) True on the frames of rime tokens: neither an onset (``x-``) nor a pause."""
+def rime_frames(tokens: np.ndarray, durations: np.ndarray, onsets: tuple[str, ...] = ()) -> np.ndarray:
+    """(frames,) True on the frames of rime tokens (neither an onset ``x-`` nor a pause) and of the ``onsets``
+    named."""
     inventory = load_inventory()
+    unknown = [o for o in onsets if o not in inventory.phones]
+    if unknown:
+        raise ValueError(f"unknown onsets {unknown}: the token inventory has no such phone")
     phones = (inventory.phone(int(t)) for t in tokens)
-    rime = np.array([not (p in PAUSES or p == PAD or p.endswith("-")) for p in phones], dtype=bool)
+    rime = np.array([p in onsets or not (p in PAUSES or p == PAD or p.endswith("-")) for p in phones], dtype=bool)
     return np.repeat(rime, np.asarray(durations, dtype=np.int64))
 
 
@@ -96,10 +100,11 @@ class AcousticDataset(Dataset):
     ``yin_threshold`` it is tracked again from the audio and ``yin_mode`` says how that track is used."""
 
     def __init__(self, corpus_dir: Path, records: list[Record], norm: Normaliser,
-                 max_deviation_st: float | None = None, yin_threshold: float = 0.0, yin_mode: str = "replace"):
+                 max_deviation_st: float | None = None, yin_threshold: float = 0.0, yin_mode: str = "replace",
+                 fill_onsets: tuple[str, ...] = ()):
         self.corpus_dir, self.records, self.norm = Path(corpus_dir), records, norm
         self.max_deviation_st = max_deviation_st
-        self.yin_threshold, self.yin_mode = yin_threshold, yin_mode
+        self.yin_threshold, self.yin_mode, self.fill_onsets = yin_threshold, yin_mode, tuple(fill_onsets)
         self._tracks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # index -> re-tracked (f0, voiced)
 
     def __len__(self) -> int:
@@ -123,12 +128,13 @@ class AcousticDataset(Dataset):
 
     def _relabelled(self, index: int, feats: dict) -> dict[str, np.ndarray]:
         """F0 and voicing from the second track: all of it ("replace"), or only where the corpus's track leaves a
-        rime frame unvoiced ("fill_rimes": its F0 goes there, everything else stays the corpus's)."""
+        rime frame (or one of ``fill_onsets``) unvoiced ("fill_rimes": its F0 goes there, the rest stays the
+        corpus's)."""
         f0, voiced = self._retracked(index, feats["f0"].size)
         if self.yin_mode == "replace":
             return {"f0": f0, "voiced": voiced}
         corpus_voiced = feats["voiced"].astype(bool)
-        add = ~corpus_voiced & voiced.astype(bool) & rime_frames(feats["tokens"], feats["durations"])
+        add = ~corpus_voiced & voiced.astype(bool) & rime_frames(feats["tokens"], feats["durations"], self.fill_onsets)
         filled = feats["f0"].copy()
         filled[add] = f0[add]
         return {"f0": filled.astype(feats["f0"].dtype), "voiced": corpus_voiced | add}

@@ -246,7 +246,7 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
             records = records + render_tone_sets(out_dir / "tone_sets", bases, progress, flutter)
         task = ContourTask(run, norm)
         dataset = AcousticDataset(corpus_dir, records, norm, run.contour.max_deviation_st, run.contour.yin_threshold,
-                                  run.contour.yin_mode)
+                                  run.contour.yin_mode, run.contour.yin_fill_onsets)
         collate = collate_acoustic
         extra = {"normaliser": norm.to_dict(), "distilled": bool(init_meta.get("distilled", False)),
                  "contour": dict(run.contour.__dict__)}

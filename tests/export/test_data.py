@@ -64,3 +64,5 @@ def test_rime_frames_mark_rimes_and_not_onsets_or_pauses():
     tokens = [inventory.id(p) for p in (SIL, "s-", "i", "j-", "au", PAUSE_STOP)]
     assert rime_frames(tokens, [1, 2, 3, 1, 2, 1]).tolist() == [False, False, False, True, True, True,
                                                                  False, True, True, False]
+    assert rime_frames(tokens, [1, 2, 3, 1, 2, 1], ("j-",)).tolist() == [False, False, False, True, True, True,
+                                                                          True, True, True, False]
