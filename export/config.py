@@ -70,7 +70,7 @@ class ContourConfig:
         onsets = self.yin_fill_onsets
         if not isinstance(onsets, list | tuple) or not all(isinstance(o, str) and o.endswith("-") for o in onsets):
             raise ValueError(f"contour.yin_fill_onsets must be a list of onsets such as [\"j-\"], got {onsets!r}")
-        unknown = [o for o in onsets if o not in load_inventory().phones]
+        unknown = load_inventory().unknown(onsets)
         if unknown:
             raise ValueError(f"contour.yin_fill_onsets names {unknown}, which the token inventory does not have")
         if onsets and self.yin_mode != "fill_rimes":

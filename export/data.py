@@ -87,7 +87,7 @@ def rime_frames(tokens: np.ndarray, durations: np.ndarray, onsets: tuple[str, ..
     """(frames,) True on the frames of rime tokens (neither an onset ``x-`` nor a pause) and of the ``onsets``
     named."""
     inventory = load_inventory()
-    unknown = [o for o in onsets if o not in inventory.phones]
+    unknown = inventory.unknown(onsets)
     if unknown:
         raise ValueError(f"unknown onsets {unknown}: the token inventory has no such phone")
     phones = (inventory.phone(int(t)) for t in tokens)

@@ -41,6 +41,10 @@ class Inventory:
     def id(self, phone: str) -> int:
         return self._ids[phone]  # type: ignore[attr-defined]
 
+    def unknown(self, phones) -> list[str]:
+        """The names among ``phones`` that this inventory does not have."""
+        return [p for p in phones if p not in self._ids]  # type: ignore[attr-defined]
+
     def phone(self, idx: int) -> str:
         return self.phones[idx]
 

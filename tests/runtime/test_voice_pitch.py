@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cantoedge.regression.evalbundle import EvalBundle
+from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.synth import Voice
 
 CEILING_HZ = 250.0
@@ -60,7 +61,7 @@ def test_every_rime_of_the_six_tone_sets_is_mostly_voiced(int8_voice):
     assert not quiet, quiet
 
 
-FRAME_RATE_ST = 12 * np.log2(22050 / 256)  # 86.13 Hz: one hop's period
+FRAME_RATE_ST = 12 * np.log2(AUDIO.sample_rate / AUDIO.hop_length)  # 86.13 Hz: one hop's period
 
 
 @pytest.mark.slow
