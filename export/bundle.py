@@ -74,7 +74,8 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
 # (train.init); student_contour fine-tunes student_pitch's decoder on the corpus's cleaned F0 contours (no teacher),
 # student_level its token levels (the decoder's F0 loss weighted up, the encoder's token-pitch predictor retrained),
 # and student_noflutter continues on the same utterances rendered without espeak-ng's pitch flutter ("noflutter"), the
-# reference the voice is scored against; vocoder_slim keeps half of vocoder_pitch's hidden units in every block
+# reference the voice is scored against; vocoder_slim keeps half of vocoder_pitch's hidden units in every block, and
+# vocoder_noise makes its unvoiced noise phase random (no frame-rate buzz)
 VOICE_STAGES = (("teacher", "teacher", None, "corpus"),
                 ("teacher_pitch", "teacher_pitch", None, "corpus"),
                 ("student", "student", "teacher", "corpus"),
@@ -84,7 +85,8 @@ VOICE_STAGES = (("teacher", "teacher", None, "corpus"),
                 ("student_noflutter", "student_noflutter", None, "noflutter"),
                 ("vocoder", "vocoder", None, "corpus"),
                 ("vocoder_pitch", "vocoder_pitch", None, "corpus"),
-                ("vocoder_slim", "vocoder_slim", None, "corpus"))
+                ("vocoder_slim", "vocoder_slim", None, "corpus"),
+                ("vocoder_noise", "vocoder_noise", None, "corpus"))
 
 
 def flutter_free_corpus_for(corpus_dir: Path) -> Path:
@@ -96,7 +98,7 @@ def flutter_free_corpus_for(corpus_dir: Path) -> Path:
 def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, progress: bool = True,
                 configs: dict[str, RunConfig] | None = None, flutter_free_dir: Path | None = None) -> VoicePaths:
     """Every stage of VOICE_STAGES under ``runs_dir`` (each resumable; the bundled configs unless ``configs``
-    names others), then install the last student stage and the slim vocoder. Stage 1 learns the mel; stage 2 adds
+    names others), then install the last student stage and the last vocoder stage. Stage 1 learns the mel; stage 2 adds
     the per-frame pitch the acoustic models predict and the vocoder's harmonic branch sings. The flutter-free corpus
     (``flutter_free_dir``, default ``flutter_free_corpus_for(corpus_dir)``) is rendered or completed first, to hold
     every utterance of ``corpus_dir``, so a corpus it cannot be made from is refused before any training.
@@ -118,4 +120,4 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
             done[name] = train(config, corpora[corpus], runs_dir / name, progress)
         else:
             done[name] = train_student(config, done[teacher], corpora[corpus], runs_dir / name, progress)
-    return install_voice(done["student_noflutter"], done["vocoder_slim"], done["teacher_pitch"], voice_dir)
+    return install_voice(done["student_noflutter"], done["vocoder_noise"], done["teacher_pitch"], voice_dir)

@@ -36,5 +36,6 @@ def vocode_chunked(vocoder: Vocoder, mel: torch.Tensor, f0: torch.Tensor, chunk:
         pad = (w.pad_left, w.pad_right)
         m = F.pad(mel[:, w.start: w.stop], pad, value=SILENCE_LOG_MEL)
         f, p = F.pad(f0[w.start: w.stop], pad), F.pad(phase[w.start: w.stop], pad)
-        out.append(vocoder.forward_padded(m[None], f[None], p[None])[0, c * hop: (c + w.keep) * hop])
+        first = w.start - w.pad_left  # the window's first frame in the utterance
+        out.append(vocoder.forward_padded(m[None], f[None], p[None], first)[0, c * hop: (c + w.keep) * hop])
     return torch.cat(out)

@@ -4,6 +4,8 @@ one at a time continue each other's waveform (numpy only: the device computes it
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .audio import AUDIO
@@ -128,12 +130,34 @@ def _harmonic_rows(spacing: np.ndarray, phase: np.ndarray, bins: int) -> np.ndar
 
 MAX_LOG_MAGNITUDE = 6.0  # the vocoder's log-magnitude ceiling (e^6 ≈ 400)
 
+# Vocoders trained with random noise phase on unvoiced frames (VocoderConfig.random_unvoiced_phase) get, outside
+# training, a fixed pseudo-random phase per frame and bin: noise that never repeats at the frame rate (a learned
+# phase repeated every hop over steady unvoiced sounds, an 86 Hz buzz that pitch trackers and listeners hear),
+# yet the same audio from the same text. Indexed by the frame's place in the utterance, so windows agree.
+NOISE_TABLE_FRAMES = 512  # the pattern repeats every 5.9 s: far below any audible pitch
+NOISE_TABLE_SEED = 86
 
-def mix_source(log_magnitude, noise_phase, share, voiced, source_real, source_imag, xp=np):
+
+@lru_cache(maxsize=2)
+def _noise_table(bins: int) -> np.ndarray:
+    return np.random.default_rng(NOISE_TABLE_SEED).uniform(0, 2 * np.pi, (NOISE_TABLE_FRAMES, bins)).astype(np.float32)
+
+
+def unvoiced_noise_phase(frames: np.ndarray, voiced: np.ndarray, bins: int) -> np.ndarray:
+    """(T, bins) phase added to the noise part of frames (T,) (their index in the utterance), zero on the
+    voiced (T,) ones, for a vocoder trained with random unvoiced noise phase."""
+    table = _noise_table(bins)[np.mod(np.asarray(frames), NOISE_TABLE_FRAMES)]
+    return table * ~np.asarray(voiced, bool)[:, None]
+
+
+def mix_source(log_magnitude, noise_phase, share, voiced, source_real, source_imag, xp=np, noise_offset=None):
     """The vocoder's spectrum (real, imaginary) from its graph's outputs (..., T, bins) — log-magnitude, the
     phase of the noise part, the harmonic share of each bin — with the harmonic source (..., T, bins) on the
-    voiced (..., T) frames. ``xp``: numpy on the device, torch in training, so the two are one formula."""
+    voiced (..., T) frames. ``xp``: numpy on the device, torch in training, so the two are one formula.
+    ``noise_offset`` (..., T, bins): added to the noise phase (``unvoiced_noise_phase``)."""
     magnitude = xp.exp(log_magnitude.clip(max=MAX_LOG_MAGNITUDE))
+    if noise_offset is not None:
+        noise_phase = noise_phase + noise_offset
     share = share * voiced[..., None]
     real = share * source_real + (1 - share) * xp.cos(noise_phase)
     imag = share * source_imag + (1 - share) * xp.sin(noise_phase)

@@ -18,7 +18,7 @@ from .audio import AUDIO, soft_limit
 from .backends.base import Runner
 from .backends.ort import OrtRunner
 from .chunks import FIRST_WINDOW_FRAMES, Window, windows
-from .excitation import VOICING_LEAD, harmonic_source, mix_source, vocoder_pitch
+from .excitation import VOICING_LEAD, harmonic_source, mix_source, unvoiced_noise_phase, vocoder_pitch
 from .fileio import atomic_write
 from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params, spectrum_frames
@@ -53,6 +53,7 @@ class VocoderWindow:
     keep: int
     f0: np.ndarray  # (frames,)
     phase: np.ndarray  # (frames,)
+    frames: np.ndarray  # (frames,) their index in the utterance
 
 
 def predicted_durations(log_durations: np.ndarray, speed: float = 1.0) -> np.ndarray:
@@ -166,6 +167,7 @@ class Voice:
         # graphs whose frame axis is dynamic (onnxruntime) run an utterance's last window at its own length
         self.short_last = decoder.any_window_length and vocoder.any_window_length
         self.max_tokens = max_tokens(enc.model)
+        self.random_noise = bool(voc.model.get("random_unvoiced_phase", False))  # excitation.unvoiced_noise_phase
         self._frontend = frontend
         self.cache: PhraseCache | None = None
 
@@ -240,7 +242,8 @@ class Voice:
         f = np.pad(f0[w.start: w.stop], pad).astype(np.float32)
         c = self.vocoder.info.context
         frames = spectrum_frames(c, w.size - 2 * c)  # a short last window has spectra for fewer frames
-        window = VocoderWindow(w.keep, f[frames], np.pad(phase[w.start: w.stop], pad)[frames])
+        index = np.arange(w.start - w.pad_left, w.start - w.pad_left + w.size)
+        window = VocoderWindow(w.keep, f[frames], np.pad(phase[w.start: w.stop], pad)[frames], index[frames])
         return {"mel": m[None].astype(np.float32), "f0": f[None]}, window
 
     def vocoder_windows(self, n_frames: int, first: int | None = None):
@@ -251,7 +254,9 @@ class Voice:
         source mixed in and the inverse STFT (both numpy, between graphs)."""
         log_magnitude, noise_phase, share = (x[0] for x in self.vocoder(**feeds))
         source = harmonic_source(window.f0, window.phase)
-        real, imag = mix_source(log_magnitude, noise_phase, share, window.f0 > 0, *source)
+        voiced = window.f0 > 0
+        offset = unvoiced_noise_phase(window.frames, voiced, share.shape[-1]) if self.random_noise else None
+        real, imag = mix_source(log_magnitude, noise_phase, share, voiced, *source, noise_offset=offset)
         return overlap_add(real, imag)[: window.keep * AUDIO.hop_length]
 
     def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:

@@ -15,8 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "OUT/last.ckpt with exactly the batches and dropout it would have seen. The "
                                    "result is OUT/model.safetensors. `train voice` is the whole default voice: "
                                    "teacher, student distilled from it, the student's contour, level and "
-                                   "flutter-free stages, vocoder and its slim stage (runs under OUT, default "
-                                   "runs/), then installs "
+                                   "flutter-free stages, vocoder and its slim and noise stages (runs under "
+                                   "OUT, default runs/), then installs "
                                    "student and vocoder as the bundled voice (export/voice/). `train student "
                                    "--config student_contour` is the contour stage: no teacher, it fine-tunes "
                                    "runs/student_pitch's decoder on the corpus's cleaned F0; `--config "
@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "student_noflutter --corpus data/corpus-noflutter` continues runs/student_level "
                                    "on the corpus rendered without espeak-ng's pitch flutter. `train "
                                    "vocoder --config vocoder_slim` keeps half of the hidden units in each block of "
-                                   "runs/vocoder_pitch and fine-tunes them.")
+                                   "runs/vocoder_pitch and fine-tunes them; `--config vocoder_noise` then makes "
+                                   "runs/vocoder_slim's noise phase random on unvoiced frames (no 86 Hz "
+                                   "frame-rate buzz).")
     p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
     p.add_argument("--config", help="TOML config file, or the name of a bundled one in export/configs/ (default: "
                                     "the bundled config named after WHAT, e.g. teacher.toml)")

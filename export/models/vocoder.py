@@ -16,12 +16,13 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
 from cantoedge.runtime.audio import AUDIO, periodic_hann
-from cantoedge.runtime.excitation import harmonic_source, mix_source
+from cantoedge.runtime.excitation import harmonic_source, mix_source, unvoiced_noise_phase
 from cantoedge.runtime.istft import WINDOW_LEVEL
 
 from .blocks import ConvNeXtBlock
@@ -40,6 +41,9 @@ class VocoderConfig:
     n_fft: int = 1024
     hop_length: int = 256
     harmonics: bool = False  # the pitch-driven harmonic branch (inputs f0 and phase); False: mel only
+    # noise phase random on unvoiced frames (fresh in training, runtime/excitation's fixed table otherwise), so
+    # that steady unvoiced sounds do not repeat every hop (the 86 Hz frame-rate buzz); needs ``harmonics``
+    random_unvoiced_phase: bool = False
 
     @classmethod
     def from_dict(cls, data: dict) -> VocoderConfig:
@@ -69,6 +73,8 @@ class Vocoder(nn.Module):
         super().__init__()
         if cfg.n_fft != 4 * cfg.hop_length:
             raise ValueError("the overlap-add is written for hop_length = n_fft / 4")
+        if cfg.random_unvoiced_phase and not cfg.harmonics:
+            raise ValueError("random_unvoiced_phase needs harmonics: without the harmonic branch every frame is noise")
         self.cfg = cfg
         self.embed = nn.Conv1d(cfg.n_mels, cfg.dim, cfg.kernel, padding=cfg.kernel // 2)
         self.norm_in = nn.LayerNorm(cfg.dim)
@@ -123,16 +129,29 @@ class Vocoder(nn.Module):
                                      self.cfg.n_fft, self.sample_rate)
         return torch.from_numpy(real).to(f0.device), torch.from_numpy(imag).to(f0.device)
 
-    def spectrum(self, mel: torch.Tensor, f0: torch.Tensor | None = None, phase: torch.Tensor | None = None
-                 ) -> tuple[torch.Tensor, torch.Tensor]:
+    def spectrum(self, mel: torch.Tensor, f0: torch.Tensor | None = None, phase: torch.Tensor | None = None,
+                 first_frame: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
         """mel (B, n_mels, T) [, f0 and phase (B, T)] -> real and imaginary STFT parts (B, T, bins), mixed as
-        the device mixes them (runtime/excitation.mix_source)."""
+        the device mixes them (runtime/excitation.mix_source); ``first_frame``: the first frame's index in the
+        utterance (where the fixed unvoiced noise phase is read)."""
         log_magnitude, noise_phase, share = self.heads(self.trunk(mel, f0))
         if not self.cfg.harmonics:
             zero = torch.zeros_like(share)
             return mix_source(log_magnitude, noise_phase, share, zero[..., 0], zero, zero, xp=torch)
         voiced = (f0 > 0).to(mel.dtype)
-        return mix_source(log_magnitude, noise_phase, share, voiced, *self.source(f0, phase), xp=torch)
+        return mix_source(log_magnitude, noise_phase, share, voiced, *self.source(f0, phase), xp=torch,
+                          noise_offset=self.noise_offset(voiced, first_frame, share.shape[-1]))
+
+    def noise_offset(self, voiced: torch.Tensor, first_frame: int, bins: int) -> torch.Tensor | None:
+        """The phase added to the noise part of unvoiced frames (B, T, bins), or None for a learned phase."""
+        if not self.cfg.random_unvoiced_phase:
+            return None
+        unvoiced = (1 - voiced)[..., None]
+        if self.training:
+            return torch.rand(*voiced.shape, bins, device=voiced.device) * (2 * math.pi) * unvoiced
+        frames = np.arange(first_frame, first_frame + voiced.shape[-1])
+        rows = [unvoiced_noise_phase(frames, v > 0, bins) for v in voiced.detach().cpu().numpy()]
+        return torch.from_numpy(np.stack(rows)).to(voiced.device)
 
     def istft(self, real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
         """(B, T, bins) STFT parts -> audio (B, T * hop): sample i*hop is frame i's centre, as in the analysis."""
@@ -145,10 +164,10 @@ class Vocoder(nn.Module):
         return audio[:, half: half + t * hop] / self.window_level
 
     def forward_padded(self, mel: torch.Tensor, f0: torch.Tensor | None = None,
-                       phase: torch.Tensor | None = None) -> torch.Tensor:
+                       phase: torch.Tensor | None = None, first_frame: int = 0) -> torch.Tensor:
         """mel (B, n_mels, T) [, f0, phase (B, T)] -> audio (B, T * hop), with the convolutions' own zero
-        padding at the edges."""
-        return self.istft(*self.spectrum(mel, f0, phase))
+        padding at the edges; ``first_frame`` as for ``spectrum``."""
+        return self.istft(*self.spectrum(mel, f0, phase, first_frame))
 
     def forward(self, mel: torch.Tensor, f0: torch.Tensor | None = None, phase: torch.Tensor | None = None
                 ) -> torch.Tensor:
@@ -157,6 +176,6 @@ class Vocoder(nn.Module):
         c = self.context
         if f0 is not None and phase is not None:
             f0, phase = F.pad(f0, (c, c)), F.pad(phase, (c, c))
-        audio = self.forward_padded(F.pad(mel, (c, c), value=SILENCE_LOG_MEL), f0, phase)
+        audio = self.forward_padded(F.pad(mel, (c, c), value=SILENCE_LOG_MEL), f0, phase, -c)
         hop = self.cfg.hop_length
         return audio[:, c * hop: audio.shape[-1] - c * hop]

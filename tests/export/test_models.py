@@ -1,5 +1,7 @@
 """The models' contracts: shapes, sizes, and chunked decoding/vocoding equal to whole utterances."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -151,10 +153,12 @@ def test_chunked_decoding_equals_whole(n_frames):
     np.testing.assert_allclose(f0.numpy(), frame_f0(pitch[0]).numpy(), rtol=1e-5)
 
 
+@pytest.mark.parametrize("random_phase", [False, True])
 @pytest.mark.parametrize("n_frames", [50, 300])
-def test_chunked_vocoding_is_seamless(n_frames):
+def test_chunked_vocoding_is_seamless(n_frames, random_phase):
+    """Also with random unvoiced noise phase: each frame reads its phase by its place in the utterance."""
     torch.manual_seed(2)
-    voc = Vocoder(TINY_VOC).eval()
+    voc = Vocoder(dataclasses.replace(TINY_VOC, random_unvoiced_phase=random_phase)).eval()
     for p in voc.parameters():
         p.data += 0.05 * torch.randn_like(p)  # untrained but not trivial
     mel = torch.randn(80, n_frames) - 4
@@ -165,6 +169,23 @@ def test_chunked_vocoding_is_seamless(n_frames):
     chunked = vocode_chunked(voc, mel, f0)
     assert chunked.shape == whole.shape == (n_frames * 256,)
     np.testing.assert_allclose(chunked.numpy(), whole.numpy(), atol=1e-4 * float(whole.abs().max()) + 1e-6)
+
+
+def test_random_unvoiced_phase_is_fresh_in_training_fixed_otherwise_and_needs_harmonics():
+    torch.manual_seed(3)
+    voc = Vocoder(dataclasses.replace(TINY_VOC, random_unvoiced_phase=True))
+    mel = torch.randn(1, 80, 40) - 4
+    f0 = torch.where(torch.arange(40) < 20, 110.0, 0.0)[None]
+    phase = torch.from_numpy(vocoder_pitch(f0[0].numpy())[1])[None]
+    voc.train()
+    a, b = (voc.spectrum(mel, f0, phase)[0] for _ in range(2))
+    assert not torch.allclose(a[:, 25:], b[:, 25:])  # unvoiced: a new phase each step
+    voc.eval()
+    with torch.no_grad():
+        a, b = (voc.spectrum(mel, f0, phase)[0] for _ in range(2))
+    torch.testing.assert_close(a, b)
+    with pytest.raises(ValueError, match="needs harmonics"):
+        Vocoder(VocoderConfig(dim=32, hidden=64, layers=3, random_unvoiced_phase=True))
 
 
 def test_vocoder_istft_inverts_the_analysis():

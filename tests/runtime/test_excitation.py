@@ -5,7 +5,15 @@ import numpy as np
 import pytest
 
 from cantoedge.runtime.audio import AUDIO
-from cantoedge.runtime.excitation import excitation_phase, harmonic_source, lead_voicing, mix_source, vocoder_pitch
+from cantoedge.runtime.excitation import (
+    NOISE_TABLE_FRAMES,
+    excitation_phase,
+    harmonic_source,
+    lead_voicing,
+    mix_source,
+    unvoiced_noise_phase,
+    vocoder_pitch,
+)
 
 SR, HOP = AUDIO.sample_rate, AUDIO.hop_length
 
@@ -92,3 +100,38 @@ def test_mix_source_is_one_formula_in_numpy_and_torch():
     magnitude = np.hypot(*ours)
     # unvoiced frames are pure noise: unit-modulus phase times the magnitude, capped at e^6
     np.testing.assert_allclose(magnitude[:, 1], np.exp(np.minimum(log_magnitude[:, 1], 6.0)), rtol=1e-5)
+
+
+def test_unvoiced_noise_phase_is_fixed_per_frame_of_the_utterance_and_never_repeats_at_the_frame_rate():
+    """The phase a random-noise vocoder's unvoiced frames get on the device: zero on voiced frames, the same for
+    a frame whichever window it is in, different from frame to frame (no 86 Hz buzz) and within [0, 2π)."""
+    bins = AUDIO.n_fft // 2 + 1
+    frames = np.arange(-10, 300)
+    voiced = (frames // 40) % 2 == 1
+    whole = unvoiced_noise_phase(frames, voiced, bins)
+    assert whole.shape == (frames.size, bins) and whole.dtype == np.float32
+    assert not whole[voiced].any()
+    assert whole.min() >= 0 and whole.max() < 2 * np.pi and whole[~voiced].std() > 1.5  # uniform: std 1.81
+    part = unvoiced_noise_phase(frames[100:180], voiced[100:180], bins)  # a later window's frames
+    np.testing.assert_array_equal(part, whole[100:180])
+    unvoiced = np.flatnonzero(~voiced)
+    neighbours = np.abs(np.cos(whole[unvoiced[1:]] - whole[unvoiced[:-1]])).mean()
+    assert neighbours < 0.7  # a frame repeated would give 1; independent uniform phases give 2/π = 0.64
+    np.testing.assert_array_equal(unvoiced_noise_phase(np.array([3 + NOISE_TABLE_FRAMES]), [False], bins),
+                                  unvoiced_noise_phase(np.array([3]), [False], bins))
+
+
+def test_a_noise_offset_turns_only_the_noise_part():
+    rng = np.random.default_rng(4)
+    shape = (3, AUDIO.n_fft // 2 + 1)
+    log_magnitude, noise_phase = rng.normal(-2, 1, shape).astype(np.float32), rng.normal(0, 3, shape).astype(np.float32)
+    share = np.ones(shape, np.float32)
+    voiced = np.array([True, False, True])
+    source = harmonic_source(np.where(voiced, 120.0, 0.0), np.full(3, 1.0))
+    offset = unvoiced_noise_phase(np.arange(3), voiced, shape[1])
+    plain = mix_source(log_magnitude, noise_phase, share, voiced, *source)
+    turned = mix_source(log_magnitude, noise_phase, share, voiced, *source, noise_offset=offset)
+    for a, b in zip(plain, turned):
+        np.testing.assert_array_equal(a[voiced], b[voiced])  # wholly harmonic frames: untouched
+        assert not np.allclose(a[1], b[1])
+    np.testing.assert_allclose(np.hypot(*turned)[1], np.hypot(*plain)[1], rtol=1e-5)  # the magnitude stays

@@ -47,6 +47,29 @@ def test_voice_speaks_what_the_pytorch_voice_speaks(tiny_graphs, teacher_run, ti
     assert [r.jyutping for r in ours.alignment()][:6] == ["si1", "si2", "si3", "si4", "si5", "si6"]
 
 
+def test_a_random_noise_vocoder_speaks_on_the_device_what_it_speaks_in_pytorch(teacher_run, tiny_vocoder, tmp_path):
+    """A vocoder trained with random unvoiced noise phase: the device reads the flag from the graph's metadata
+    and turns its unvoiced frames' noise by the same fixed phase as PyTorch outside training."""
+    import dataclasses
+
+    from cantoedge.export.checkpoint import load_model, save_model
+    from cantoedge.export.onnx import export_voice
+    from cantoedge.export.synth import TorchVoice
+
+    voc, meta = load_model(tiny_vocoder)
+    voc.cfg = dataclasses.replace(voc.cfg, random_unvoiced_phase=True)
+    noisy = tmp_path / "vocoder.safetensors"
+    save_model(voc, noisy, "vocoder", voc.cfg.to_dict())
+    export_voice(teacher_run[1], noisy, tmp_path / "graphs")
+    text = "佢send咗email俾我，今晚去食飯。" * 3
+    ours = Voice(tmp_path / "graphs").speak(text)
+    assert Voice(tmp_path / "graphs").speak(text).audio.tobytes() == ours.audio.tobytes()  # same text, same audio
+    theirs = TorchVoice(teacher_run[1], noisy).speak(text)
+    np.testing.assert_allclose(ours.audio, theirs.audio, atol=1e-2)
+    learned = TorchVoice(teacher_run[1], tiny_vocoder).speak(text)
+    assert np.abs(learned.audio - theirs.audio).max() > 0.05  # the flag changes the unvoiced frames
+
+
 def test_streamed_chunks_join_into_the_whole(voice):
     frames, position, _ = voice.encode(voice.frontend("今日天氣好好，我哋去行山啦。" * 4))
     chunks = list(voice.audio_chunks(frames, position))

@@ -35,11 +35,9 @@ def test_no_frame_is_voiced_outside_the_speakers_range(int8_voice, device_voice)
     assert 80.0 <= np.median(voiced) <= 100.0  # the speaker's own level, not squashed to a floor or ceiling
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10, not fixed: the corpus's YIN labels voice only 18 % of jau5 rimes "
-                                       "(pYIN: 87 %) and 43 % of all frames (pYIN: 78 %); the rime-filled stage "
-                                       "learned most of them back, but sings 有 jau5 in 我話有畀你聽 with its rime "
-                                       "43 % voiced")
 def test_every_rime_of_the_six_tone_sets_is_mostly_voiced(int8_voice):
+    """The corpus's YIN labels voice only 18 % of jau5's rimes (pYIN: 87 %); the voice learned the rime frames a
+    second YIN track fills (issue 10), so no rime of the six-tone sets is sung mostly unvoiced."""
     from cantoedge.datasets.tonesets import MEASURED_CARRIER, MEASURED_SETS
     from cantoedge.runtime.frontend import encode_units
     from cantoedge.runtime.inventory import PAUSE_STOP
@@ -65,14 +63,11 @@ FRAME_RATE_ST = 12 * np.log2(AUDIO.sample_rate / AUDIO.hop_length)  # 86.13 Hz: 
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 10, not fixed: the vocoder's noise branch predicts its phase frame by "
-                                       "frame, so a steady unvoiced-labelled sound (a j- glide, a fricative after a "
-                                       "vowel) repeats every hop and buzzes at 86.13 Hz, which pYIN hears as pitch: "
-                                       "27 % of such frames in the six-tone sets (3.7 % with random noise phase, "
-                                       "README 'The frame-rate buzz')")
 def test_frames_the_decoder_leaves_unvoiced_do_not_buzz_at_the_frame_rate(int8_voice):
     """Where the decoder's F0 is unvoiced (and two frames either side, so pYIN's window holds no sung pitch), the
-    audio carries no pitch at the frame rate."""
+    audio carries no pitch at the frame rate. A vocoder whose noise phase was learned frame by frame repeated a
+    steady unvoiced sound every hop and buzzed at 86.13 Hz there (27 % of these frames; README "The frame-rate
+    buzz"); random noise phase on unvoiced frames leaves pYIN's chance hits (3-4 %)."""
     from cantoedge.datasets.tonesets import MEASURED_SETS
     from cantoedge.export.contours import six_tone_units, track_semitones
     from cantoedge.runtime.frontend import encode_units
@@ -90,4 +85,4 @@ def test_frames_the_decoder_leaves_unvoiced_do_not_buzz_at_the_frame_rate(int8_v
                 core = np.all([unvoiced[k: k + n] for k in range(5)], axis=0)
                 quiet += int(core.sum())
                 buzz += int((core & (np.abs(st[:n] - FRAME_RATE_ST) < 0.2)).sum())
-    assert quiet > 500 and buzz <= 0.05 * quiet, (buzz, quiet)
+    assert quiet > 300 and buzz <= 0.05 * quiet, (buzz, quiet)  # 427 unvoiced frames now (607 before the j- fill)
