@@ -45,6 +45,10 @@ class VocoderConfig:
     # that steady unvoiced sounds do not repeat every hop (the 86 Hz frame-rate buzz); needs ``harmonics``
     random_unvoiced_phase: bool = False
 
+    def __post_init__(self) -> None:
+        if self.random_unvoiced_phase and not self.harmonics:
+            raise ValueError("random_unvoiced_phase needs harmonics: without the harmonic branch every frame is noise")
+
     @classmethod
     def from_dict(cls, data: dict) -> VocoderConfig:
         return from_table(cls, data, "model")
@@ -73,8 +77,6 @@ class Vocoder(nn.Module):
         super().__init__()
         if cfg.n_fft != 4 * cfg.hop_length:
             raise ValueError("the overlap-add is written for hop_length = n_fft / 4")
-        if cfg.random_unvoiced_phase and not cfg.harmonics:
-            raise ValueError("random_unvoiced_phase needs harmonics: without the harmonic branch every frame is noise")
         self.cfg = cfg
         self.embed = nn.Conv1d(cfg.n_mels, cfg.dim, cfg.kernel, padding=cfg.kernel // 2)
         self.norm_in = nn.LayerNorm(cfg.dim)

@@ -53,3 +53,22 @@ def test_a_missing_config_names_the_bundled_ones(tmp_path, monkeypatch):
     (tmp_path / "teacher").mkdir()
     teacher = load_config("teacher")  # the bundled one, not the folder
     assert teacher.kind == "acoustic" and teacher.train.max_steps == 4000
+
+
+@pytest.mark.parametrize("text, message", [
+    ('kind = "vocoder"\n[model]\nharmonics = true\nrandom_unvoiced_phase = "yes"\n',
+     r"\[model\] random_unvoiced_phase must be true or false, got 'yes'"),
+    ('kind = "vocoder"\n[model]\nharmonics = 1\n', r"\[model\] harmonics must be true or false, got 1"),
+    ('kind = "acoustic"\n[model]\ndim = "64"\n', r"\[model\] dim must be an integer, got '64'"),
+    ('kind = "acoustic"\n[train]\nmax_steps = 1.5\n', r"\[train\] max_steps must be an integer, got 1.5"),
+    ('kind = "acoustic"\n[train]\nlr = true\n', r"\[train\] lr must be a number, got True"),
+    ('kind = "vocoder"\n[model]\nrandom_unvoiced_phase = true\n', "random_unvoiced_phase needs harmonics"),
+])
+def test_settings_of_the_wrong_type_are_refused_by_name_before_any_work(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_config(text, "bad")
+
+
+def test_numbers_may_be_written_as_integers_where_a_float_is_meant():
+    run = parse_config('kind = "acoustic"\n[train]\nlr = 1\n', "ok")
+    assert run.train.lr == 1
