@@ -58,8 +58,6 @@ class ContourConfig:
                 and self.tone_set_bases >= 0):
             raise ValueError("contour.shape_weight, contour.f0_weight and contour.tone_set_bases must be >= 0, "
                              "contour.max_deviation_st > 0")
-        if not isinstance(self.train_pitch, bool):
-            raise ValueError(f"contour.train_pitch must be true or false, got {self.train_pitch!r}")
         if not 0 <= self.yin_threshold < 1:
             raise ValueError(f"contour.yin_threshold must lie in 0..1 (0: the corpus's own F0), got "
                              f"{self.yin_threshold}")

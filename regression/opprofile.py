@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from cantoedge.runtime.backends.ort import OrtLoader, import_ort
-from cantoedge.runtime.excitation import harmonic_source, mix_source, unvoiced_noise_phase
+from cantoedge.runtime.excitation import harmonic_source
 from cantoedge.runtime.graphs import DECODER, VOCODER
 from cantoedge.runtime.istft import overlap_add
 from cantoedge.runtime.synth import VocoderWindow, Voice
@@ -58,15 +58,9 @@ def dsp_stages(voice: Voice, feeds: dict, window: VocoderWindow, repeats: int = 
     STFT (the graph's outputs and the source computed once for the later stages)."""
     outputs = [x[0] for x in voice.vocoder(**feeds)]
     source = harmonic_source(window.f0, window.phase)
-    voiced = window.f0 > 0
-
-    def mixing():  # as Voice.vocode_window mixes, the unvoiced noise phase of a random-noise vocoder included
-        offset = unvoiced_noise_phase(window.frames, voiced, outputs[0].shape[-1]) if voice.random_noise else None
-        return mix_source(*outputs, voiced, *source, noise_offset=offset)
-
     stages = {"harmonic source": lambda: harmonic_source(window.f0, window.phase),
-              "mixing": mixing,
-              "inverse STFT": lambda: overlap_add(*mixing())}
+              "mixing": lambda: voice.mix(*outputs, window, source),
+              "inverse STFT": lambda: overlap_add(*voice.mix(*outputs, window, source))}
     out = {name: median for name, (median, _) in taking_turns(stages, {}, repeats).items()}
     out["inverse STFT"] -= out["mixing"]  # timed with its mixing, which it needs as input
     return out

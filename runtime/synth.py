@@ -252,12 +252,17 @@ class Voice:
     def vocode_window(self, feeds: dict[str, np.ndarray], window: VocoderWindow) -> np.ndarray:
         """The audio a window contributes (its kept frames' samples): its graph run on ``feeds``, the harmonic
         source mixed in and the inverse STFT (both numpy, between graphs)."""
-        log_magnitude, noise_phase, share = (x[0] for x in self.vocoder(**feeds))
-        source = harmonic_source(window.f0, window.phase)
+        outputs = (x[0] for x in self.vocoder(**feeds))
+        real, imag = self.mix(*outputs, window, harmonic_source(window.f0, window.phase))
+        return overlap_add(real, imag)[: window.keep * AUDIO.hop_length]
+
+    def mix(self, log_magnitude: np.ndarray, noise_phase: np.ndarray, share: np.ndarray, window: VocoderWindow,
+            source: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """A window's spectrum from its graph's outputs and harmonic ``source``: excitation.mix_source, with the
+        fixed unvoiced noise phase where the vocoder was trained on random phase."""
         voiced = window.f0 > 0
         offset = unvoiced_noise_phase(window.frames, voiced, share.shape[-1]) if self.random_noise else None
-        real, imag = mix_source(log_magnitude, noise_phase, share, voiced, *source, noise_offset=offset)
-        return overlap_add(real, imag)[: window.keep * AUDIO.hop_length]
+        return mix_source(log_magnitude, noise_phase, share, voiced, *source, noise_offset=offset)
 
     def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
         """Every vocoder window of a whole mel (n_mels, T) and the decoder's F0 (T,): its feeds and the rest."""

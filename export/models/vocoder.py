@@ -148,9 +148,8 @@ class Vocoder(nn.Module):
         """The phase added to the noise part of unvoiced frames (B, T, bins), or None for a learned phase."""
         if not self.cfg.random_unvoiced_phase:
             return None
-        unvoiced = (1 - voiced)[..., None]
         if self.training:
-            return torch.rand(*voiced.shape, bins, device=voiced.device) * (2 * math.pi) * unvoiced
+            return torch.rand(*voiced.shape, bins, device=voiced.device) * (2 * math.pi) * (1 - voiced)[..., None]
         frames = np.arange(first_frame, first_frame + voiced.shape[-1])
         rows = [unvoiced_noise_phase(frames, v > 0, bins) for v in voiced.detach().cpu().numpy()]
         return torch.from_numpy(np.stack(rows)).to(voiced.device)
