@@ -32,6 +32,7 @@ class TrainConfig:
 
 
 YIN_MODES = ("replace", "fill_rimes")
+TRACKERS = ("yin", "pyin")
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class ContourConfig:
     max_deviation_st: float = 6.0  # voiced frames further than this from the utterance's median are tracker errors
     tone_set_bases: int = 0  # also train on this many common syllables in all six tones (datasets/tonesets.py)
     yin_threshold: float = 0.0  # > 0: F0 tracked again from the audio with this YIN threshold (0: the corpus's)
+    # the second track's tracker: "yin" (with yin_threshold) or "pyin" (librosa's pYIN, kept beside the corpus,
+    # export/tracks.py), which reads espeak-ng's sonorant onsets as its renderings carry them
+    tracker: str = "yin"
     # what that track does: "replace" the corpus's, or "fill_rimes": voice only the rime frames the corpus's track
     # leaves unvoiced (its levels and onsets stay; jau5's rime was 18 % voiced)
     yin_mode: str = "replace"
@@ -63,8 +67,13 @@ class ContourConfig:
                              f"{self.yin_threshold}")
         if self.yin_mode not in YIN_MODES:
             raise ValueError(f"contour.yin_mode must be one of {', '.join(YIN_MODES)}, got {self.yin_mode!r}")
-        if self.yin_mode != "replace" and self.yin_threshold == 0:
-            raise ValueError(f"contour.yin_mode {self.yin_mode!r} fills from a second track: set contour.yin_threshold")
+        if self.tracker not in TRACKERS:
+            raise ValueError(f"contour.tracker must be one of {', '.join(TRACKERS)}, got {self.tracker!r}")
+        if self.tracker == "pyin" and self.yin_threshold:
+            raise ValueError("contour.yin_threshold is YIN's: with contour.tracker = \"pyin\" leave it out")
+        if self.yin_mode != "replace" and not self.retracks:
+            raise ValueError(f"contour.yin_mode {self.yin_mode!r} fills from a second track: set contour.yin_threshold "
+                             "or contour.tracker = \"pyin\"")
         onsets = self.yin_fill_onsets
         if not isinstance(onsets, list | tuple) or not all(isinstance(o, str) and o.endswith("-") for o in onsets):
             raise ValueError(f"contour.yin_fill_onsets must be a list of onsets such as [\"j-\"], got {onsets!r}")
@@ -75,6 +84,11 @@ class ContourConfig:
             raise ValueError("contour.yin_fill_onsets fills onsets as well as rimes: it needs "
                              "yin_mode = \"fill_rimes\"")
         object.__setattr__(self, "yin_fill_onsets", tuple(onsets))
+
+    @property
+    def retracks(self) -> bool:
+        """Whether the stage tracks the corpus's F0 again (YIN with a threshold, or pYIN)."""
+        return self.yin_threshold > 0 or self.tracker == "pyin"
 
 
 @dataclass(frozen=True)

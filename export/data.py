@@ -11,6 +11,7 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset, Sampler
 
+from cantoedge.export.tracks import read_track
 from cantoedge.regression.pitch import PitchParams, yin
 from cantoedge.runtime.excitation import vocoder_pitch, voiced_f0
 from cantoedge.runtime.inventory import PAD, PAUSES, load_inventory
@@ -101,10 +102,11 @@ class AcousticDataset(Dataset):
 
     def __init__(self, corpus_dir: Path, records: list[Record], norm: Normaliser,
                  max_deviation_st: float | None = None, yin_threshold: float = 0.0, yin_mode: str = "replace",
-                 fill_onsets: tuple[str, ...] = ()):
+                 fill_onsets: tuple[str, ...] = (), tracker: str = "yin"):
         self.corpus_dir, self.records, self.norm = Path(corpus_dir), records, norm
         self.max_deviation_st = max_deviation_st
         self.yin_threshold, self.yin_mode, self.fill_onsets = yin_threshold, yin_mode, tuple(fill_onsets)
+        self.tracker = tracker
         self._tracks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # index -> re-tracked (f0, voiced)
 
     def __len__(self) -> int:
@@ -113,7 +115,7 @@ class AcousticDataset(Dataset):
     def __getitem__(self, index: int) -> dict:
         index %= len(self.records)
         feats = load_features(self.corpus_dir, self.records[index])
-        if self.yin_threshold > 0:
+        if self.yin_threshold > 0 or self.tracker == "pyin":
             feats = {**feats, **self._relabelled(index, feats)}
         if self.max_deviation_st is not None:
             feats = {**feats, "voiced": clean_voicing(feats["f0"], feats["voiced"], self.max_deviation_st)}
@@ -140,9 +142,12 @@ class AcousticDataset(Dataset):
         return {"f0": filled.astype(feats["f0"].dtype), "voiced": corpus_voiced | add}
 
     def _retracked(self, index: int, n_frames: int) -> tuple[np.ndarray, np.ndarray]:
-        """The utterance's F0 and voicing tracked again from its audio with ``yin_threshold`` (once per run):
-        the corpus's YIN at 0.2 voices 44 % of the frames of 30 training utterances with j- syllables that pYIN
-        voices 76 % of; at 0.35 it voices 63 %, with as few octave errors (2 %, which cleaning removes)."""
+        """The utterance's F0 and voicing tracked again from its audio: pYIN's (kept on disk), or YIN's with
+        ``yin_threshold`` (once per run): the corpus's YIN at 0.2 voices 44 % of the frames of 30 training
+        utterances with j- syllables that pYIN voices 76 % of; at 0.35 it voices 63 %, with as few octave errors
+        (2 %, which cleaning removes)."""
+        if self.tracker == "pyin":
+            return read_track(self.corpus_dir, self.records[index], n_frames)
         if index not in self._tracks:
             audio, _ = read_wav(self.corpus_dir / self.records[index].wav)
             f0, voiced = yin(audio, pitch=PitchParams(threshold=self.yin_threshold))

@@ -245,8 +245,12 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
             flutter = not any(r.speaker == FLUTTER_FREE_SPEAKER for r in records)  # rendered as the corpus was
             records = records + render_tone_sets(out_dir / "tone_sets", bases, progress, flutter)
         task = ContourTask(run, norm)
+        if run.contour.tracker == "pyin":
+            from cantoedge.export.tracks import prepare_tracks
+
+            prepare_tracks(corpus_dir, records, progress=progress)
         dataset = AcousticDataset(corpus_dir, records, norm, run.contour.max_deviation_st, run.contour.yin_threshold,
-                                  run.contour.yin_mode, run.contour.yin_fill_onsets)
+                                  run.contour.yin_mode, run.contour.yin_fill_onsets, run.contour.tracker)
         collate = collate_acoustic
         extra = {"normaliser": norm.to_dict(), "distilled": bool(init_meta.get("distilled", False)),
                  "contour": dict(run.contour.__dict__)}

@@ -23,10 +23,12 @@ def test_the_bundled_contour_stage_reads_and_starts_from_the_stage_two_student()
     ("shape_wieght = 1.0", r"unknown \[contour\] settings: \['shape_wieght'\]"),
     ('train_pitch = "yes"', r"train_pitch must be true or false, got 'yes'"),
     ('yin_threshold = 0.3\nyin_mode = "fill"', r"yin_mode must be one of replace, fill_rimes, got 'fill'"),
-    ('yin_mode = "fill_rimes"', r"fills from a second track: set contour.yin_threshold"),
+    ('yin_mode = "fill_rimes"', r"fills from a second track: set contour.yin_threshold or contour.tracker"),
     ('yin_threshold = 0.3\nyin_mode = "fill_rimes"\nyin_fill_onsets = "j-"', r"must be a list of onsets"),
     ('yin_threshold = 0.3\nyin_mode = "fill_rimes"\nyin_fill_onsets = ["zz-"]', r"names \['zz-'\], which the token"),
     ('yin_threshold = 0.3\nyin_fill_onsets = ["j-"]', r"it needs yin_mode = \"fill_rimes\""),
+    ('tracker = "crepe"', r"tracker must be one of yin, pyin, got 'crepe'"),
+    ('tracker = "pyin"\nyin_threshold = 0.4', r"yin_threshold is YIN's"),
 ])
 def test_bad_contour_settings_are_refused_by_name(contour, message):
     with pytest.raises(ValueError, match=message):
