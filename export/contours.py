@@ -1,9 +1,11 @@
 """Tone shapes measured against espeak-ng: how much each syllable of a six-tone set rises or falls over its
 voiced core, in the voice and in espeak-ng's own rendering of the same tokens.
 
-The tracker is librosa's pYIN, independent of the YIN track the voice was trained on, so a model cannot
-pass by copying its training tracker's quirks. A syllable's slope is the change of a straight line fitted
-to its F0 in semitones over the middle 60 % of its voiced frames (start to end of that core)."""
+The tracker is librosa's pYIN, independent of the YIN track the bundled voice was trained on, so a model cannot
+pass by copying its training tracker's quirks (a contour stage may fill its labels from pYIN, ``tracker =
+"pyin"``; README, "pYIN fills the labels", reads such a voice with Praat's tracker too). A syllable's slope is
+the change of a straight line fitted to its F0 in semitones over the middle 60 % of its voiced frames (start to
+end of that core)."""
 
 from __future__ import annotations
 
@@ -96,6 +98,19 @@ def model_rendering(model, vocoder, units: Sequence) -> tuple[np.ndarray, np.nda
     out = model.speak(torch.tensor(encoded.tokens), torch.tensor(encoded.tones))
     audio = vocode_chunked(vocoder, out["mel"], out["f0"]).numpy()
     return audio, out["durations"].numpy(), encoded
+
+
+@torch.no_grad()
+def copy_rendering(vocoder, units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
+    """The vocoder's audio from espeak-ng's own mel and pYIN F0 of the units: what of the reference's slopes a
+    vocoder keeps when the acoustic model is perfect (its ceiling on this measure)."""
+    from cantoedge.runtime.audio import log_mel
+
+    audio, durations, encoded = espeak_rendering(units)
+    mel = torch.from_numpy(log_mel(audio)).float()
+    semitones = track_semitones(audio)[: mel.shape[-1]]
+    f0 = np.where(np.isfinite(semitones), 2.0 ** (np.nan_to_num(semitones) / 12.0), 0.0).astype(np.float32)
+    return vocode_chunked(vocoder, mel, torch.from_numpy(f0)).numpy(), durations, encoded
 
 
 def device_renderer(voice):

@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int_in(1), help="first N utterances only (>= 1)")
     p.add_argument("--shapes", action="store_true",
                    help="also measure tone shapes: each tone's slope over its voiced core (pYIN) in six-tone sets "
-                        "alone and in 「我話X畀你聽。」, against espeak-ng's rendering of the same tokens")
+                        "alone and in 「我話X畀你聽。」, against espeak-ng's rendering of the same tokens; the first "
+                        "row is the --vocoder on espeak-ng's own mel and F0, the most of those slopes it can keep")
     p.add_argument("--graphs", type=existing_dir, metavar="DIR",
                    help="with --shapes: also the exported ONNX graphs in DIR, FP32 and INT8 (onnxruntime)")
     p.add_argument("--flutter-free", action="store_true",
@@ -79,7 +80,8 @@ def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> dict:
 
     reference = contours.measure(contours.espeak_rendering)
     vocoder, _ = load_model(Path(args.vocoder))
-    systems = {}
+    systems = {"vocoder on espeak-ng's mel and F0": contours.compare(contours.measure(
+        lambda units: contours.copy_rendering(vocoder, units)), reference)}  # the vocoder's ceiling
     for name, path in models.items():
         model, _ = load_model(path)
         systems[name] = contours.compare(contours.measure(

@@ -40,6 +40,24 @@ def test_espeak_reference_rises_on_tones_2_and_5_and_falls_on_tone_4():
     assert levels["si1"] > levels["si3"] > levels["si6"] and levels["si1"] > levels["si4"]
 
 
+def test_copy_rendering_is_the_vocoder_on_espeaks_own_mel_and_pitch():
+    """The vocoder row of `evaluate --shapes`: espeak-ng's timing, audio of its length, and the bundled vocoder
+    keeps si's rise and fall when given espeak-ng's own mel and F0."""
+    from cantoedge.export.bundle import voice_paths
+    from cantoedge.export.checkpoint import load_model
+
+    vocoder, _ = load_model(voice_paths().vocoder)
+    units = contours.six_tone_units("si", "alone")[1]
+    audio, durations, encoded = contours.copy_rendering(vocoder, units)
+    ref_audio, ref_durations, ref_encoded = contours.espeak_rendering(units)
+    np.testing.assert_array_equal(durations, ref_durations)
+    assert encoded.tokens == ref_encoded.tokens
+    assert abs(audio.size - ref_audio.size) < 2 * AUDIO.hop_length
+    slopes = {r.syllable: r.slope for r in contours.measure(lambda u: contours.copy_rendering(vocoder, u),
+                                                           bases=["si"], contexts=["alone"])}
+    assert slopes["si2"] > 0.5 and slopes["si4"] < -0.5
+
+
 UNVOICED_ONSETS = ("si", "fu", "fan")  # only the rime carries pitch: where the old voice lost the contour
 
 
