@@ -17,11 +17,14 @@ from cantoedge.runtime.wavio import read_wav
 
 log = logging.getLogger(__name__)
 
-TRACKS_DIR = "tracks/pyin"  # under the folder that holds the utterance's wavs/ (the corpus, or a run's tone sets)
+# Under the folder that holds the utterance's wavs/ (the corpus, or a run's tone sets); named for the tracker's
+# settings (export/contours.track_semitones: 50-400 Hz, 1024-sample frames), so that other settings never read
+# these tracks.
+TRACKS_DIR = "tracks/pyin-50-400hz-1024"
 
 
 def track_path(corpus_dir: Path, record: Record) -> Path:
-    """Where ``record``'s pYIN track lives: ``<its corpus>/tracks/pyin/<wav name>.npy`` (tone-set records carry
+    """Where ``record``'s pYIN track lives: ``<its corpus>/TRACKS_DIR/<wav name>.npy`` (tone-set records carry
     absolute wav paths into their own folder, so their tracks go there)."""
     wav = Path(corpus_dir) / record.wav
     return wav.parent.parent / TRACKS_DIR / f"{wav.stem}.npy"
@@ -62,7 +65,10 @@ def read_track(corpus_dir: Path, record: Record, n_frames: int) -> tuple[np.ndar
             semitones = np.load(path, allow_pickle=False)
         except (OSError, ValueError) as exc:
             log.warning("%s is unreadable (%s): tracking again", path, exc)
-    if semitones is None or semitones.shape != (n_frames,):
+    if semitones is not None and semitones.shape != (n_frames,):
+        log.warning("%s holds %s frames, the utterance %d: tracking again", path, semitones.shape, n_frames)
+        semitones = None
+    if semitones is None:
         semitones = _compute(corpus_dir, record)
         if semitones.shape != (n_frames,):
             raise ValueError(f"{record.wav}: pYIN gives {semitones.size} frames, its features have {n_frames}")

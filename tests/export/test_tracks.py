@@ -6,7 +6,7 @@ import pytest
 
 from cantoedge.export.contours import track_semitones
 from cantoedge.export.data import AcousticDataset, Normaliser, rime_frames
-from cantoedge.export.tracks import prepare_tracks, read_track, track_path
+from cantoedge.export.tracks import TRACKS_DIR, prepare_tracks, read_track, track_path
 from cantoedge.runtime.manifest import load_features, read_manifest
 from cantoedge.runtime.wavio import read_wav
 
@@ -17,7 +17,7 @@ def test_tracks_are_computed_once_beside_the_corpus_and_read_back(corpus_copy):
     assert prepare_tracks(corpus_copy, records, workers=2, progress=False) == 0  # resumed: nothing to do
     for record in records:
         path = track_path(corpus_copy, record)
-        assert path.parent == corpus_copy / "tracks" / "pyin" and path.exists()
+        assert path.parent == corpus_copy / TRACKS_DIR and path.exists()
         audio, _ = read_wav(corpus_copy / record.wav)
         expected = track_semitones(audio)
         n = load_features(corpus_copy, record)["f0"].size
