@@ -103,7 +103,7 @@ def model_rendering(model, vocoder, units: Sequence) -> tuple[np.ndarray, np.nda
 @torch.no_grad()
 def copy_rendering(vocoder, units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
     """The vocoder's audio from espeak-ng's own mel and pYIN F0 of the units: what of the reference's slopes a
-    vocoder keeps when the acoustic model is perfect (its ceiling on this measure)."""
+    vocoder keeps from a perfect acoustic model's output (not a strict ceiling: a model's own mel can read better)."""
     from cantoedge.runtime.audio import log_mel
 
     audio, durations, encoded = espeak_rendering(units)

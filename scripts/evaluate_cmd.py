@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--shapes", action="store_true",
                    help="also measure tone shapes: each tone's slope over its voiced core (pYIN) in six-tone sets "
                         "alone and in 「我話X畀你聽。」, against espeak-ng's rendering of the same tokens; the first "
-                        "row is the --vocoder on espeak-ng's own mel and F0, the most of those slopes it can keep")
+                        "row is the --vocoder on espeak-ng's own mel and F0: what it keeps of those slopes")
     p.add_argument("--graphs", type=existing_dir, metavar="DIR",
                    help="with --shapes: also the exported ONNX graphs in DIR, FP32 and INT8 (onnxruntime)")
     p.add_argument("--flutter-free", action="store_true",
