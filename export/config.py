@@ -12,6 +12,7 @@ from cantoedge.runtime.inventory import load_inventory
 from .models.acoustic import AcousticConfig
 from .models.settings import from_table
 from .models.vocoder import VocoderConfig
+from .tracks import retracks
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class ContourConfig:
             raise ValueError(f"contour.tracker must be one of {', '.join(TRACKERS)}, got {self.tracker!r}")
         if self.tracker == "pyin" and self.yin_threshold:
             raise ValueError("contour.yin_threshold is YIN's: with contour.tracker = \"pyin\" leave it out")
-        if self.yin_mode != "replace" and not self.retracks:
+        if self.yin_mode != "replace" and not retracks(self.yin_threshold, self.tracker):
             raise ValueError(f"contour.yin_mode {self.yin_mode!r} fills from a second track: set contour.yin_threshold "
                              "or contour.tracker = \"pyin\"")
         onsets = self.yin_fill_onsets
@@ -84,11 +85,6 @@ class ContourConfig:
             raise ValueError("contour.yin_fill_onsets fills onsets as well as rimes: it needs "
                              "yin_mode = \"fill_rimes\"")
         object.__setattr__(self, "yin_fill_onsets", tuple(onsets))
-
-    @property
-    def retracks(self) -> bool:
-        """Whether the stage tracks the corpus's F0 again (YIN with a threshold, or pYIN)."""
-        return self.yin_threshold > 0 or self.tracker == "pyin"
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,13 @@ def track_semitones(audio: np.ndarray) -> np.ndarray:
     return 12.0 * np.log2(f0)
 
 
+def semitones_to_f0(semitones: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A track in semitones re 1 Hz, NaN unvoiced (``track_semitones``) -> (F0 in Hz with 0 unvoiced, float32;
+    voicing)."""
+    voiced = np.isfinite(semitones)
+    return np.where(voiced, 2.0 ** (np.where(voiced, semitones, 0.0) / 12.0), 0.0).astype(np.float32), voiced
+
+
 def core_shape(semitones: np.ndarray, span: tuple[int, int]) -> tuple[float, float, int]:
     """(slope, level, voiced count) of one syllable's frame span; NaN slope when too little is voiced."""
     seg = semitones[span[0]: span[1]]
@@ -108,8 +115,7 @@ def copy_rendering(vocoder, units: Sequence) -> tuple[np.ndarray, np.ndarray, En
 
     audio, durations, encoded = espeak_rendering(units)
     mel = torch.from_numpy(log_mel(audio)).float()
-    semitones = track_semitones(audio)[: mel.shape[-1]]
-    f0 = np.where(np.isfinite(semitones), 2.0 ** (np.nan_to_num(semitones) / 12.0), 0.0).astype(np.float32)
+    f0, _ = semitones_to_f0(track_semitones(audio)[: mel.shape[-1]])
     return vocode_chunked(vocoder, mel, torch.from_numpy(f0)).numpy(), durations, encoded
 
 

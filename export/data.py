@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset, Sampler
 
-from cantoedge.export.tracks import read_track
+from cantoedge.export.tracks import read_track, retracks
 from cantoedge.regression.pitch import PitchParams, yin
 from cantoedge.runtime.excitation import vocoder_pitch, voiced_f0
 from cantoedge.runtime.inventory import PAD, PAUSES, load_inventory
@@ -115,7 +115,7 @@ class AcousticDataset(Dataset):
     def __getitem__(self, index: int) -> dict:
         index %= len(self.records)
         feats = load_features(self.corpus_dir, self.records[index])
-        if self.yin_threshold > 0 or self.tracker == "pyin":
+        if retracks(self.yin_threshold, self.tracker):
             feats = {**feats, **self._relabelled(index, feats)}
         if self.max_deviation_st is not None:
             feats = {**feats, "voiced": clean_voicing(feats["f0"], feats["voiced"], self.max_deviation_st)}

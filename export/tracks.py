@@ -23,6 +23,11 @@ log = logging.getLogger(__name__)
 TRACKS_DIR = "tracks/pyin-50-400hz-1024"
 
 
+def retracks(yin_threshold: float, tracker: str) -> bool:
+    """Whether a contour stage tracks the corpus's F0 again: YIN with a threshold of its own, or pYIN."""
+    return yin_threshold > 0 or tracker == "pyin"
+
+
 def track_path(corpus_dir: Path, record: Record) -> Path:
     """Where ``record``'s pYIN track lives: ``<its corpus>/TRACKS_DIR/<wav name>.npy`` (tone-set records carry
     absolute wav paths into their own folder, so their tracks go there)."""
@@ -72,8 +77,9 @@ def read_track(corpus_dir: Path, record: Record, n_frames: int) -> tuple[np.ndar
         semitones = _compute(corpus_dir, record)
         if semitones.shape != (n_frames,):
             raise ValueError(f"{record.wav}: pYIN gives {semitones.size} frames, its features have {n_frames}")
-    voiced = np.isfinite(semitones)
-    return np.where(voiced, 2.0 ** (np.where(voiced, semitones, 0.0) / 12.0), 0.0).astype(np.float32), voiced
+    from cantoedge.export.contours import semitones_to_f0
+
+    return semitones_to_f0(semitones)
 
 
 def prepare_tracks(corpus_dir: Path, records: Sequence[Record], workers: int = 2, progress: bool = True) -> int:

@@ -81,7 +81,7 @@ def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> dict:
     reference = contours.measure(contours.espeak_rendering)
     vocoder, _ = load_model(Path(args.vocoder))
     systems = {"vocoder on espeak-ng's mel and F0": contours.compare(contours.measure(
-        lambda units: contours.copy_rendering(vocoder, units)), reference)}  # the vocoder's ceiling
+        lambda units: contours.copy_rendering(vocoder, units)), reference)}  # what the vocoder alone keeps
     for name, path in models.items():
         model, _ = load_model(path)
         systems[name] = contours.compare(contours.measure(
