@@ -17,28 +17,21 @@ def from_table(cls: type[T], data: dict, section: str) -> T:
     if unknown:
         raise ValueError(f"unknown [{section}] settings: {sorted(unknown)}")
     for f in fields(cls):  # type: ignore[arg-type]
-        wanted = _kind_of(f.default)
-        if f.name in data and wanted and not _is_kind(data[f.name], wanted):
-            raise ValueError(f"[{section}] {f.name} must be {wanted}, got {data[f.name]!r}")
+        kind = _kind_of(f.default)
+        if f.name in data and kind and not _is_kind(data[f.name], kind[0]):
+            raise ValueError(f"[{section}] {f.name} must be {kind[1]}, got {data[f.name]!r}")
     return cls(**data)
 
 
-def _kind_of(default) -> str:
-    """What a TOML value for a setting with this default must be ('' where the class checks it itself)."""
-    if isinstance(default, bool):
-        return "true or false"
-    if isinstance(default, int):
-        return "an integer"
-    if isinstance(default, float):
-        return "a number"
-    if isinstance(default, str):
-        return "a string"
-    return ""
+# A setting's default type -> the TOML values it takes and their name; bool first, as a bool is also an int.
+_KINDS = ((bool, (bool,), "true or false"), (int, (int,), "an integer"), (float, (int, float), "a number"),
+          (str, (str,), "a string"))
 
 
-def _is_kind(value, kind: str) -> bool:
-    if kind == "true or false":
-        return isinstance(value, bool)
-    if isinstance(value, bool):  # TOML's true is not the number 1
-        return False
-    return isinstance(value, {"an integer": int, "a number": (int, float), "a string": str}[kind])
+def _kind_of(default) -> tuple[tuple[type, ...], str] | None:
+    """The value types a setting with this default takes, and their name (None where the class checks it)."""
+    return next(((accepted, name) for cls, accepted, name in _KINDS if isinstance(default, cls)), None)
+
+
+def _is_kind(value, accepted: tuple[type, ...]) -> bool:
+    return isinstance(value, accepted) and (bool in accepted or not isinstance(value, bool))  # TOML true is not 1
