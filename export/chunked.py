@@ -31,7 +31,7 @@ def vocode_chunked(vocoder: Vocoder, mel: torch.Tensor, f0: torch.Tensor, chunk:
     """mel (n_mels, T), the decoder's F0 (T,) in Hz -> audio (T * hop,); the vocoder's pitch and phase as
     the device computes them."""
     c, hop, out = vocoder.context, vocoder.cfg.hop_length, []
-    f0, phase = (torch.from_numpy(x) for x in vocoder_pitch(f0.numpy()))
+    f0, phase = (torch.from_numpy(x) for x in vocoder_pitch(f0.numpy(), vocoder.cfg.lead_glide))
     for w in windows(mel.shape[1], c, chunk):
         pad = (w.pad_left, w.pad_right)
         m = F.pad(mel[:, w.start: w.stop], pad, value=SILENCE_LOG_MEL)

@@ -188,8 +188,10 @@ def collate_acoustic(items: list[dict]) -> dict:
 class VocoderDataset(Dataset):
     """Random aligned segments: ``frames`` mel frames and their ``frames * hop`` samples."""
 
-    def __init__(self, corpus_dir: Path, records: list[Record], frames: int, hop: int = 256, seed: int = 0):
+    def __init__(self, corpus_dir: Path, records: list[Record], frames: int, hop: int = 256, seed: int = 0,
+                 lead_glide: float = 0.0):
         self.corpus_dir, self.frames, self.hop, self.seed = Path(corpus_dir), frames, hop, seed
+        self.lead_glide = lead_glide  # the vocoder's, so that it trains on the pitch the device will give it
         self.records = [r for r in records if r.n_frames > frames + 2]
         if not self.records:
             raise ValueError(f"no utterance is longer than {frames} frames")
@@ -202,7 +204,7 @@ class VocoderDataset(Dataset):
         rec = self.records[index % len(self.records)]
         feats = load_features(self.corpus_dir, rec)
         mel = feats["mel"]
-        f0, phase = vocoder_pitch(voiced_f0(feats["f0"], feats["voiced"]))  # as the device computes them
+        f0, phase = vocoder_pitch(voiced_f0(feats["f0"], feats["voiced"]), self.lead_glide)  # as the device does
         audio, _ = read_wav(self.corpus_dir / rec.wav)
         rng = np.random.default_rng((self.seed, index))
         start = int(rng.integers(0, rec.n_frames - self.frames))

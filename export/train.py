@@ -268,7 +268,8 @@ def train(run: RunConfig, corpus_dir: Path, out_dir: Path, progress: bool = True
         extra = {"normaliser": norm.to_dict()}
     else:
         task = VocoderTask(run)
-        dataset = VocoderDataset(corpus_dir, records, t.segment_frames, seed=t.seed)
+        dataset = VocoderDataset(corpus_dir, records, t.segment_frames, seed=t.seed,
+                                 lead_glide=run.model.lead_glide)
         collate = None
         extra = {}
     if init is not None:

@@ -33,24 +33,47 @@ def excitation_phase(f0: np.ndarray, hop: int = AUDIO.hop_length, sample_rate: i
     return np.mod(phase, 2 * np.pi).astype(np.float32)
 
 
-def lead_voicing(f0: np.ndarray, frames: int = VOICING_LEAD) -> np.ndarray:
-    """F0 (T,) with each voiced run's first value also on the ``frames`` unvoiced frames before it."""
+def lead_voicing(f0: np.ndarray, frames: int = VOICING_LEAD, glide: float = 0.0) -> np.ndarray:
+    """F0 (T,) with the ``frames`` unvoiced frames before each voiced run voiced too: at the run's first value
+    (``glide`` 0), or continuing the run's first step back in time, log-linearly, at most ``glide`` semitones a
+    frame, so that a tracker that hears the lead frames hears them on the run's glide rather than on a flat
+    shelf (a rising tone's rise then starts where the lead starts)."""
     f = np.asarray(f0, dtype=np.float32)
     out = f.copy()
     quiet_between = np.ones(f.size, bool)  # frames t+1 .. t+j-1 all unvoiced
     for j in range(1, frames + 1):
-        ahead = np.zeros(f.size, np.float32)
-        ahead[: max(f.size - j, 0)] = f[j:]
+        ahead = _shifted(f, j)  # a voiced frame here starts a run, j frames ahead
         take = (out == 0) & quiet_between & (ahead > 0)
-        out[take] = ahead[take]
+        value = ahead
+        if glide > 0:
+            after = _shifted(f, j + 1)
+            both = take & (after > 0)
+            step = np.zeros(f.size, np.float32)  # the run's first step, semitones a frame
+            step[both] = np.clip(12 * np.log2(after[both] / ahead[both]), -glide, glide)
+            value = ahead * np.exp2(-j * step / 12).astype(np.float32)
+        out[take] = value[take]
         quiet_between &= ahead == 0
     return out
 
 
-def vocoder_pitch(f0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _shifted(f: np.ndarray, j: int) -> np.ndarray:
+    """f moved ``j`` frames earlier, zeros after its end."""
+    ahead = np.zeros(f.size, np.float32)
+    ahead[: max(f.size - j, 0)] = f[j:]
+    return ahead
+
+
+def pitch_lookahead(glide: float = 0.0) -> int:
+    """Frames after a frame that its vocoder pitch depends on: the lead, and the run's second frame when the
+    lead glides (what a streamed window waits for)."""
+    return VOICING_LEAD + (1 if glide > 0 else 0)
+
+
+def vocoder_pitch(f0: np.ndarray, glide: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The decoder's F0 (T,) -> the vocoder's f0 and phase inputs (T,) for the whole utterance; a prefix of
-    ``n`` frames gives the same values over its first ``n - VOICING_LEAD`` frames (what streaming needs)."""
-    led = lead_voicing(f0)
+    ``n`` frames gives the same values over its first ``n - pitch_lookahead(glide)`` frames (what streaming
+    needs). ``glide``: the vocoder's ``lead_glide``, as it was trained."""
+    led = lead_voicing(f0, glide=glide)
     return led, excitation_phase(led)
 
 

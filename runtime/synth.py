@@ -18,7 +18,7 @@ from .audio import AUDIO, soft_limit
 from .backends.base import Runner
 from .backends.ort import OrtRunner
 from .chunks import FIRST_WINDOW_FRAMES, Window, windows
-from .excitation import VOICING_LEAD, harmonic_source, mix_source, unvoiced_noise_phase, vocoder_pitch
+from .excitation import harmonic_source, mix_source, pitch_lookahead, unvoiced_noise_phase, vocoder_pitch
 from .fileio import atomic_write
 from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params, spectrum_frames
@@ -168,6 +168,7 @@ class Voice:
         self.short_last = decoder.any_window_length and vocoder.any_window_length
         self.max_tokens = max_tokens(enc.model)
         self.random_noise = bool(voc.model.get("random_unvoiced_phase", False))  # excitation.unvoiced_noise_phase
+        self.lead_glide = float(voc.model.get("lead_glide", 0.0))  # excitation.lead_voicing, as the vocoder trained
         self._frontend = frontend
         self.cache: PhraseCache | None = None
 
@@ -266,7 +267,7 @@ class Voice:
 
     def vocoder_feeds(self, mel: np.ndarray, f0: np.ndarray) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
         """Every vocoder window of a whole mel (n_mels, T) and the decoder's F0 (T,): its feeds and the rest."""
-        pitch, phase = vocoder_pitch(f0)
+        pitch, phase = vocoder_pitch(f0, self.lead_glide)
         return (self.vocoder_input(mel, pitch, phase, w) for w in self.vocoder_windows(mel.shape[1]))
 
     def vocode(self, mel: np.ndarray, f0: np.ndarray) -> np.ndarray:
@@ -288,13 +289,15 @@ class Voice:
     def window_inputs(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0,
                       first: int | None = None) -> Iterator[tuple[dict[str, np.ndarray], VocoderWindow]]:
         """Each vocoder window's inputs as soon as the decoder has made all the mel it needs. A window also waits
-        for the VOICING_LEAD frames after it; the vocoder's pitch over the prefix decoded so far is then the whole
-        utterance's over that window, so windows join seamlessly. ``pitch_ratio`` scales the decoded F0 the
-        vocoder's harmonic source sings (a pitch shift that keeps every tone's shape). ``first``: the first
-        vocoder window's kept frames; the decoder's first window then covers just what it needs."""
+        for the frames after it that its pitch depends on (``pitch_lookahead``); the vocoder's pitch over the
+        prefix decoded so far is then the whole utterance's over that window, so windows join seamlessly.
+        ``pitch_ratio`` scales the decoded F0 the vocoder's harmonic source sings (a pitch shift that keeps every
+        tone's shape). ``first``: the first vocoder window's kept frames; the decoder's first window then covers
+        just what it needs."""
         total = frames.shape[0]
         wanted = list(self.vocoder_windows(total, first))
-        needed = [min(w.stop + VOICING_LEAD, total) for w in wanted]  # the mel frames each window waits for
+        ahead = pitch_lookahead(self.lead_glide)
+        needed = [min(w.stop + ahead, total) for w in wanted]  # the mel frames each window waits for
         decoded = self.mel_chunks(frames, position, None if first is None else needed[0])
         mel = np.zeros((AUDIO.n_mels, 0), dtype=np.float32)
         f0 = np.zeros(0, dtype=np.float32)
@@ -302,7 +305,7 @@ class Voice:
             while mel.shape[1] < need:
                 m, f = next(decoded)
                 mel, f0 = np.concatenate([mel, m], axis=1), np.concatenate([f0, f])
-            yield self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio)), w)
+            yield self.vocoder_input(mel, *vocoder_pitch(f0 * np.float32(pitch_ratio), self.lead_glide), w)
 
     def audio_chunks(self, frames: np.ndarray, position: np.ndarray, pitch_ratio: float = 1.0) -> Iterator[np.ndarray]:
         """Audio window by window as each is made (streaming); see ``window_inputs``."""

@@ -29,6 +29,7 @@ from .blocks import ConvNeXtBlock
 from .settings import PITCH_CENTRE, PITCH_SCALE, from_table
 
 SILENCE_LOG_MEL = math.log(1e-5)  # the log-mel floor: what a silent frame looks like
+MAX_LEAD_GLIDE = 3.0  # semitones a frame: steeper than any tone's glide (tones move under 1.5 st a frame)
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,18 @@ class VocoderConfig:
     # noise phase random on unvoiced frames (fresh in training, runtime/excitation's fixed table otherwise), so
     # that steady unvoiced sounds do not repeat every hop (the 86 Hz frame-rate buzz); needs ``harmonics``
     random_unvoiced_phase: bool = False
+    # the harmonic source's lead frames before each voiced run continue the run's first step, at most this many
+    # semitones a frame (runtime/excitation.lead_voicing); 0: they hold its first value. Trained and spoken alike
+    lead_glide: float = 0.0
 
     def __post_init__(self) -> None:
         if self.random_unvoiced_phase and not self.harmonics:
             raise ValueError("random_unvoiced_phase needs harmonics: without the harmonic branch every frame is noise")
+        if self.lead_glide and not self.harmonics:
+            raise ValueError("lead_glide needs harmonics: it shapes the harmonic source's pitch")
+        if not 0 <= self.lead_glide <= MAX_LEAD_GLIDE:
+            raise ValueError(f"lead_glide must be between 0 and {MAX_LEAD_GLIDE} semitones a frame, "
+                             f"got {self.lead_glide}")
 
     @classmethod
     def from_dict(cls, data: dict) -> VocoderConfig:

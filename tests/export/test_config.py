@@ -65,6 +65,9 @@ def test_a_missing_config_names_the_bundled_ones(tmp_path, monkeypatch):
     ('kind = "acoustic"\n[train]\nmax_steps = 1.5\n', r"\[train\] max_steps must be an integer, got 1.5"),
     ('kind = "acoustic"\n[train]\nlr = true\n', r"\[train\] lr must be a number, got True"),
     ('kind = "vocoder"\n[model]\nrandom_unvoiced_phase = true\n', "random_unvoiced_phase needs harmonics"),
+    ('kind = "vocoder"\n[model]\nlead_glide = 1.0\n', "lead_glide needs harmonics"),
+    ('kind = "vocoder"\n[model]\nharmonics = true\nlead_glide = -0.5\n', "lead_glide must be between 0 and 3.0"),
+    ('kind = "vocoder"\n[model]\nharmonics = true\nlead_glide = "1"\n', r"\[model\] lead_glide must be a number"),
 ])
 def test_settings_of_the_wrong_type_are_refused_by_name_before_any_work(text, message):
     with pytest.raises(ValueError, match=message):

@@ -66,3 +66,21 @@ def test_rime_frames_mark_rimes_and_not_onsets_or_pauses():
                                                                  False, True, True, False]
     assert rime_frames(tokens, [1, 2, 3, 1, 2, 1], ("j-",)).tolist() == [False, False, False, True, True, True,
                                                                           True, True, True, False]
+
+
+def test_the_vocoder_trains_on_the_pitch_its_lead_setting_gives_on_the_device(tiny_corpus):
+    """A vocoder with ``lead_glide`` must see gliding lead frames in training, as the device will feed it."""
+    from cantoedge.export.data import VocoderDataset
+    from cantoedge.runtime.excitation import vocoder_pitch, voiced_f0
+
+    records = read_manifest(tiny_corpus)
+    flat, glide = (VocoderDataset(tiny_corpus, records, 32, seed=3, lead_glide=g) for g in (0.0, 1.0))
+    moved = 0
+    for i in range(len(flat)):
+        a, b = flat[i], glide[i]
+        assert np.array_equal(a["mel"].numpy(), b["mel"].numpy()) and np.array_equal(a["audio"], b["audio"])
+        feats = load_features(tiny_corpus, flat.records[i])
+        whole = vocoder_pitch(voiced_f0(feats["f0"], feats["voiced"]), 1.0)[0]
+        assert any(np.array_equal(b["f0"].numpy(), whole[s: s + 32]) for s in range(whole.size - 31))
+        moved += not np.array_equal(a["f0"].numpy(), b["f0"].numpy())
+    assert moved > 0  # some segments hold a lead frame, and it differs

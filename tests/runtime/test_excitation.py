@@ -11,6 +11,7 @@ from cantoedge.runtime.excitation import (
     harmonic_source,
     lead_voicing,
     mix_source,
+    pitch_lookahead,
     unvoiced_noise_phase,
     vocoder_pitch,
 )
@@ -37,11 +38,24 @@ def test_voicing_leads_each_voiced_run_by_two_frames_and_a_prefix_is_exact():
     np.testing.assert_array_equal(lead_voicing(np.array([0, 80], np.float32)), [80, 80])
     rng = np.random.default_rng(0)
     track = np.where(rng.random(400) < 0.5, 80 + 40 * rng.random(400), 0).astype(np.float32)
-    whole = vocoder_pitch(track)
-    for n in (37, 128, 300):  # streaming: a prefix knows all but its last VOICING_LEAD frames
-        part = vocoder_pitch(track[:n])
-        for a, b in zip(part, whole):
-            np.testing.assert_array_equal(a[: n - 2], b[: n - 2])
+    for glide in (0.0, 1.0):
+        whole = vocoder_pitch(track, glide)
+        ahead = pitch_lookahead(glide)
+        for n in (37, 128, 300):  # streaming: a prefix knows all but its last pitch_lookahead frames
+            part = vocoder_pitch(track[:n], glide)
+            for a, b in zip(part, whole):
+                np.testing.assert_array_equal(a[: n - ahead], b[: n - ahead])
+
+
+def test_a_gliding_lead_continues_the_runs_first_step_within_its_limit():
+    f0 = np.array([0, 0, 0, 0, 90, 95, 0, 0, 0, 0, 0, 100, 0, 0, 0, 100, 200, 0], np.float32)
+    led = lead_voicing(f0, glide=1.0)
+    step = 12 * np.log2(95 / 90)  # 0.94 semitone a frame, within the limit: continued back in time
+    np.testing.assert_allclose(led[2:4], 90 * 2 ** (-step * np.array([2, 1]) / 12), rtol=1e-6)
+    np.testing.assert_array_equal(led[9:12], [100, 100, 100])  # a one-frame run has no step: held
+    np.testing.assert_allclose(led[13:15], 100 * 2 ** (-np.array([2, 1]) / 12), rtol=1e-6)  # an octave: clipped
+    np.testing.assert_array_equal(led[[0, 1, 6, 7, 8, 17]], 0)  # nothing else is voiced
+    np.testing.assert_array_equal(np.delete(led, [2, 3, 13, 14]), np.delete(lead_voicing(f0), [2, 3, 13, 14]))
 
 
 def _harmonic_series(f0_hz: float, n_frames: int) -> np.ndarray:

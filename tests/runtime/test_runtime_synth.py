@@ -47,9 +47,11 @@ def test_voice_speaks_what_the_pytorch_voice_speaks(tiny_graphs, teacher_run, ti
     assert [r.jyutping for r in ours.alignment()][:6] == ["si1", "si2", "si3", "si4", "si5", "si6"]
 
 
-def test_a_random_noise_vocoder_speaks_on_the_device_what_it_speaks_in_pytorch(teacher_run, tiny_vocoder, tmp_path):
-    """A vocoder trained with random unvoiced noise phase: the device reads the flag from the graph's metadata
-    and turns its unvoiced frames' noise by the same fixed phase as PyTorch outside training."""
+def test_a_random_noise_gliding_lead_vocoder_speaks_on_the_device_what_it_speaks_in_pytorch(teacher_run, tiny_vocoder,
+                                                                                               tmp_path):
+    """A vocoder trained with random unvoiced noise phase and a gliding voicing lead: the device reads both from
+    the graph's metadata, turns its unvoiced frames' noise by the same fixed phase as PyTorch outside training,
+    leads each voiced run as PyTorch does, and a stream waits for the frame the glide needs."""
     import dataclasses
 
     from cantoedge.export.checkpoint import load_model, save_model
@@ -57,17 +59,22 @@ def test_a_random_noise_vocoder_speaks_on_the_device_what_it_speaks_in_pytorch(t
     from cantoedge.export.synth import TorchVoice
 
     voc, meta = load_model(tiny_vocoder)
-    voc.cfg = dataclasses.replace(voc.cfg, random_unvoiced_phase=True)
+    voc.cfg = dataclasses.replace(voc.cfg, random_unvoiced_phase=True, lead_glide=1.0)
     noisy = tmp_path / "vocoder.safetensors"
     save_model(voc, noisy, "vocoder", voc.cfg.to_dict())
     export_voice(teacher_run[1], noisy, tmp_path / "graphs")
     text = "佢send咗email俾我，今晚去食飯。" * 3
-    ours = Voice(tmp_path / "graphs").speak(text)
+    device = Voice(tmp_path / "graphs")
+    assert device.random_noise and device.lead_glide == 1.0
+    ours = device.speak(text)
     assert Voice(tmp_path / "graphs").speak(text).audio.tobytes() == ours.audio.tobytes()  # same text, same audio
     theirs = TorchVoice(teacher_run[1], noisy).speak(text)
     np.testing.assert_allclose(ours.audio, theirs.audio, atol=1e-2)
     learned = TorchVoice(teacher_run[1], tiny_vocoder).speak(text)
-    assert np.abs(learned.audio - theirs.audio).max() > 0.05  # the flag changes the unvoiced frames
+    assert np.abs(learned.audio - theirs.audio).max() > 0.05  # the flags change the unvoiced frames
+    frames, position, _ = device.encode(device.frontend(text))
+    streamed = np.concatenate(list(device.audio_chunks(frames, position)))
+    np.testing.assert_allclose(streamed, device.vocode(*device.decode(frames, position)), atol=1e-6)
 
 
 def test_streamed_chunks_join_into_the_whole(voice):
