@@ -162,17 +162,26 @@ CONTRAST = tuple(MEASURED_SETS["si"])  # 詩 史 試 時 市 事, si1 .. si6: on
 CARRIER = MEASURED_CARRIER_TEXT  # "I say X to you": X is the third syllable
 
 
+# Speaker statistics come from the carrier sentences of every measured set (36), not si's six alone: a voice's
+# pitch is bimodal there (high and low tones) and the median of six sentences' frames sat in the gap, so a few frames
+# moved it by 0.3 semitone and the proxy heard 3 of 6 instead of 6 of 6 from one checkpoint to the next of one run
+# (README, "The listen-proxy's scale"); over 36 sentences it moves under 0.1, and espeak-ng's own rendering is heard
+# 6 of 6 in the carrier, not 4.
+STATS_TEXTS = tuple(CARRIER.format(c) for chars in MEASURED_SETS.values() for c in chars)
+
+
 def listen_proxy(voice, classifier: ToneClassifier | None = None) -> dict:
     """The tones heard in 詩 史 試 時 市 事, alone and in a carrier sentence (speaker statistics from the
-    carrier sentences, since one syllable has no pitch range of its own)."""
+    carrier sentences of every measured set, since one syllable has no pitch range of its own)."""
     from cantoedge.regression.tones import SpeakerStats, contour_features
     from cantoedge.runtime.alignment import syllable_spans
 
     classifier = classifier or ToneClassifier.load()
     alone = [voice.speak(c) for c in CONTRAST]
-    carried = [voice.speak(CARRIER.format(c)) for c in CONTRAST]
+    spoken = {text: voice.speak(text) for text in STATS_TEXTS}
+    carried = [spoken[CARRIER.format(c)] for c in CONTRAST]
     try:
-        stats = SpeakerStats.from_tracks([yin(s.audio)[0] for s in carried])
+        stats = SpeakerStats.from_tracks([yin(s.audio)[0] for s in spoken.values()])
     except ValueError:
         return {"isolated": [-1] * 6, "carrier": [-1] * 6, "isolated_accuracy": 0.0, "carrier_accuracy": 0.0}
     out: dict = {}

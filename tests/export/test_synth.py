@@ -82,11 +82,17 @@ def test_synth_torch_rejects_bad_speed(speed, tmp_path, capsys):
 
 
 def test_listen_proxy_reports_six_tones_alone_and_in_a_carrier(teacher_run, tiny_vocoder):
+    from cantoedge.datasets.tonesets import MEASURED_SETS
     from cantoedge.export.evaluate import listen_proxy
     from cantoedge.export.synth import TorchVoice
 
     _, teacher = teacher_run
-    proxy = listen_proxy(TorchVoice(teacher, tiny_vocoder))
+    voice, said = TorchVoice(teacher, tiny_vocoder), []
+    speak = voice.speak
+    voice.speak = lambda text: said.append(text) or speak(text)
+    proxy = listen_proxy(voice)
+    # the speaker's scale from every measured set's carrier sentences, each synthesised once
+    assert sorted(said) == sorted([*"詩史試時市事", *(f"我話{c}畀你聽。" for c in "".join(MEASURED_SETS.values()))])
     assert len(proxy["isolated"]) == len(proxy["carrier"]) == 6
     assert all(t in (-1, 1, 2, 3, 4, 5, 6) for t in proxy["isolated"] + proxy["carrier"])
     heard = [int(h == asked) for h, asked in zip(proxy["carrier"], range(1, 7))]
