@@ -29,7 +29,7 @@ from .blocks import ConvNeXtBlock
 from .settings import PITCH_CENTRE, PITCH_SCALE, from_table
 
 SILENCE_LOG_MEL = math.log(1e-5)  # the log-mel floor: what a silent frame looks like
-MAX_LEAD_GLIDE = 3.0  # semitones a frame: steeper than any tone's glide (tones move under 1.5 st a frame)
+MAX_LEAD_GLIDE = 3.0  # semitones a frame, the most lead_glide accepts: a steeper lead would be a jump, not a glide
 
 
 @dataclass(frozen=True)
