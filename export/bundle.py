@@ -75,7 +75,8 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
 # student_level its token levels (the decoder's F0 loss weighted up, the encoder's token-pitch predictor retrained),
 # and student_noflutter continues on the same utterances rendered without espeak-ng's pitch flutter ("noflutter"), the
 # reference the voice is scored against; vocoder_slim keeps half of vocoder_pitch's hidden units in every block, and
-# vocoder_noise makes its unvoiced noise phase random (no frame-rate buzz)
+# vocoder_noise makes its unvoiced noise phase random (no frame-rate buzz), vocoder_glide its voicing lead follow
+# each voiced run's first step
 VOICE_STAGES = (("teacher", "teacher", None, "corpus"),
                 ("teacher_pitch", "teacher_pitch", None, "corpus"),
                 ("student", "student", "teacher", "corpus"),
@@ -86,7 +87,8 @@ VOICE_STAGES = (("teacher", "teacher", None, "corpus"),
                 ("vocoder", "vocoder", None, "corpus"),
                 ("vocoder_pitch", "vocoder_pitch", None, "corpus"),
                 ("vocoder_slim", "vocoder_slim", None, "corpus"),
-                ("vocoder_noise", "vocoder_noise", None, "corpus"))
+                ("vocoder_noise", "vocoder_noise", None, "corpus"),
+                ("vocoder_glide", "vocoder_glide", None, "corpus"))
 
 
 def flutter_free_corpus_for(corpus_dir: Path) -> Path:
@@ -120,4 +122,4 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
             done[name] = train(config, corpora[corpus], runs_dir / name, progress)
         else:
             done[name] = train_student(config, done[teacher], corpora[corpus], runs_dir / name, progress)
-    return install_voice(done["student_noflutter"], done["vocoder_noise"], done["teacher_pitch"], voice_dir)
+    return install_voice(done["student_noflutter"], done["vocoder_glide"], done["teacher_pitch"], voice_dir)

@@ -34,10 +34,11 @@ def excitation_phase(f0: np.ndarray, hop: int = AUDIO.hop_length, sample_rate: i
 
 
 def lead_voicing(f0: np.ndarray, frames: int = VOICING_LEAD, glide: float = 0.0) -> np.ndarray:
-    """F0 (T,) with the ``frames`` unvoiced frames before each voiced run voiced too: at the run's first value
-    (``glide`` 0), or continuing the run's first step back in time, log-linearly, at most ``glide`` semitones a
-    frame, so that a tracker that hears the lead frames hears them on the run's glide rather than on a flat
-    shelf (a rising tone's rise then starts where the lead starts)."""
+    """F0 (T,) with the ``frames`` unvoiced frames before each voiced run voiced too, at the run's first value.
+    With ``glide`` > 0 the lead frames before the one next to the run continue the run's first step back in time,
+    log-linearly, at most ``glide`` semitones a frame, so that a tracker that hears them hears the run's glide
+    rather than a flat shelf; the frame next to the run holds, so that YIN's left-heavy window over the run's
+    first frame stays periodic and YIN still calls it voiced (gliding that frame too lost it)."""
     f = np.asarray(f0, dtype=np.float32)
     out = f.copy()
     quiet_between = np.ones(f.size, bool)  # frames t+1 .. t+j-1 all unvoiced
@@ -50,7 +51,7 @@ def lead_voicing(f0: np.ndarray, frames: int = VOICING_LEAD, glide: float = 0.0)
             both = take & (after > 0)
             step = np.zeros(f.size, np.float32)  # the run's first step, semitones a frame
             step[both] = np.clip(12 * np.log2(after[both] / ahead[both]), -glide, glide)
-            value = ahead * np.exp2(-j * step / 12).astype(np.float32)
+            value = ahead * np.exp2(-(j - 1) * step / 12).astype(np.float32)
         out[take] = value[take]
         quiet_between &= ahead == 0
     return out

@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "OUT/last.ckpt with exactly the batches and dropout it would have seen. The "
                                    "result is OUT/model.safetensors. `train voice` is the whole default voice: "
                                    "teacher, student distilled from it, the student's contour, level and "
-                                   "flutter-free stages, vocoder and its slim and noise stages (runs under "
+                                   "flutter-free stages, vocoder and its slim, noise and glide stages (runs under "
                                    "OUT, default runs/), then installs "
                                    "student and vocoder as the bundled voice (export/voice/). `train student "
                                    "--config student_contour` is the contour stage: no teacher, it fine-tunes "
@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "vocoder --config vocoder_slim` keeps half of the hidden units in each block of "
                                    "runs/vocoder_pitch and fine-tunes them; `--config vocoder_noise` then makes "
                                    "runs/vocoder_slim's noise phase random on unvoiced frames (no 86 Hz "
-                                   "frame-rate buzz).")
+                                   "frame-rate buzz), and `--config vocoder_glide` runs/vocoder_noise's voicing "
+                                   "lead follow each voiced run's first step.")
     p.add_argument("what", choices=["teacher", "student", "vocoder", "voice", "qat"], help="which model to train")
     p.add_argument("--config", help="TOML config file, or the name of a bundled one in export/configs/ (default: "
                                     "the bundled config named after WHAT, e.g. teacher.toml)")

@@ -45,8 +45,9 @@ class VocoderConfig:
     # noise phase random on unvoiced frames (fresh in training, runtime/excitation's fixed table otherwise), so
     # that steady unvoiced sounds do not repeat every hop (the 86 Hz frame-rate buzz); needs ``harmonics``
     random_unvoiced_phase: bool = False
-    # the harmonic source's lead frames before each voiced run continue the run's first step, at most this many
-    # semitones a frame (runtime/excitation.lead_voicing); 0: they hold its first value. Trained and spoken alike
+    # the harmonic source's lead frames before each voiced run, but the one next to it, continue the run's first
+    # step, at most this many semitones a frame (runtime/excitation.lead_voicing); 0: all hold its first value.
+    # Trained and spoken alike
     lead_glide: float = 0.0
 
     def __post_init__(self) -> None:

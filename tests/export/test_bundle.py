@@ -92,6 +92,9 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     noise = slim.replace("hidden = 16", "hidden = 16\nrandom_unvoiced_phase = true").replace('init = "vocoder_pitch"',
                                                                                          'init = "vocoder_slim"')
     configs["vocoder_noise"] = parse_config(noise, "vocoder_noise")
+    glide = noise.replace("random_unvoiced_phase = true", "random_unvoiced_phase = true\nlead_glide = 1.0").replace(
+        'init = "vocoder_slim"', 'init = "vocoder_noise"')
+    configs["vocoder_glide"] = parse_config(glide, "vocoder_glide")
     free = tmp_path / "corpus-noflutter"
     out = train_voice(tiny_corpus, tmp_path / "runs", tmp_path / "voice", progress=False, configs=configs,
                       flutter_free_dir=free)
@@ -101,13 +104,14 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     assert info["student"]["share_of_teacher"] <= 1 / 8 and info["teacher"]["steps"] == 24
     assert {p.name for p in (tmp_path / "runs").iterdir()} == {*stage1, *(f"{n}_pitch" for n in stage1),
                                                                 "student_contour", "student_level", "student_noflutter",
-                                                                "vocoder_slim", "vocoder_noise"}
+                                                                "vocoder_slim", "vocoder_noise", "vocoder_glide"}
     assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_noflutter" / "model.safetensors").read_bytes()
     free_sets = read_manifest(tmp_path / "runs" / "student_noflutter" / "tone_sets")
     assert {r.speaker for r in free_sets} == {FLUTTER_FREE_SPEAKER}  # its tone sets are flutter-free too
-    assert out.vocoder.read_bytes() == (tmp_path / "runs" / "vocoder_noise" / "model.safetensors").read_bytes()
+    assert out.vocoder.read_bytes() == (tmp_path / "runs" / "vocoder_glide" / "model.safetensors").read_bytes()
     assert info["vocoder"]["config"]["hidden"] == 16  # half of stage 2's units, kept by importance
-    assert info["vocoder"]["config"]["random_unvoiced_phase"] is True  # the last stage: no frame-rate buzz
+    assert info["vocoder"]["config"]["random_unvoiced_phase"] is True  # no frame-rate buzz
+    assert info["vocoder"]["config"]["lead_glide"] == 1.0  # the last stage: the voicing lead glides
     contoured, meta = load_model(tmp_path / "runs" / "student_contour" / "model.safetensors")
     before, _ = load_model(tmp_path / "runs" / "student_pitch" / "model.safetensors")
     assert meta["contour"]["shape_weight"] == 8.0 and meta["distilled"] is True

@@ -51,11 +51,13 @@ def test_a_gliding_lead_continues_the_runs_first_step_within_its_limit():
     f0 = np.array([0, 0, 0, 0, 90, 95, 0, 0, 0, 0, 0, 100, 0, 0, 0, 100, 200, 0], np.float32)
     led = lead_voicing(f0, glide=1.0)
     step = 12 * np.log2(95 / 90)  # 0.94 semitone a frame, within the limit: continued back in time
-    np.testing.assert_allclose(led[2:4], 90 * 2 ** (-step * np.array([2, 1]) / 12), rtol=1e-6)
+    np.testing.assert_allclose(led[2:4], [90 * 2 ** (-step / 12), 90], rtol=1e-6)  # the frame next to the run holds
     np.testing.assert_array_equal(led[9:12], [100, 100, 100])  # a one-frame run has no step: held
-    np.testing.assert_allclose(led[13:15], 100 * 2 ** (-np.array([2, 1]) / 12), rtol=1e-6)  # an octave: clipped
+    np.testing.assert_allclose(led[13:15], [100 * 2 ** (-1 / 12), 100], rtol=1e-6)  # an octave: clipped to 1
     np.testing.assert_array_equal(led[[0, 1, 6, 7, 8, 17]], 0)  # nothing else is voiced
-    np.testing.assert_array_equal(np.delete(led, [2, 3, 13, 14]), np.delete(lead_voicing(f0), [2, 3, 13, 14]))
+    np.testing.assert_array_equal(np.delete(led, [2, 13]), np.delete(lead_voicing(f0), [2, 13]))
+    three = lead_voicing(f0, frames=3, glide=1.0)  # a longer lead glides on, a step a frame
+    np.testing.assert_allclose(three[1:4], 90 * 2 ** (-step * np.array([2, 1, 0]) / 12), rtol=1e-6)
 
 
 def _harmonic_series(f0_hz: float, n_frames: int) -> np.ndarray:
