@@ -41,17 +41,16 @@ def lead_voicing(f0: np.ndarray, frames: int = VOICING_LEAD, glide: float = 0.0)
     first frame stays periodic and YIN still calls it voiced (gliding that frame too lost it)."""
     f = np.asarray(f0, dtype=np.float32)
     out = f.copy()
+    step = np.zeros(f.size, np.float32)  # at each voiced frame, the step to the next one (semitones, clipped)
+    if glide > 0:
+        after = _shifted(f, 1)
+        both = (f > 0) & (after > 0)
+        step[both] = np.clip(12 * np.log2(after[both] / f[both]), -glide, glide)
     quiet_between = np.ones(f.size, bool)  # frames t+1 .. t+j-1 all unvoiced
     for j in range(1, frames + 1):
         ahead = _shifted(f, j)  # a voiced frame here starts a run, j frames ahead
         take = (out == 0) & quiet_between & (ahead > 0)
-        value = ahead
-        if glide > 0:
-            after = _shifted(f, j + 1)
-            both = take & (after > 0)
-            step = np.zeros(f.size, np.float32)  # the run's first step, semitones a frame
-            step[both] = np.clip(12 * np.log2(after[both] / ahead[both]), -glide, glide)
-            value = ahead * np.exp2(-(j - 1) * step / 12).astype(np.float32)
+        value = ahead * np.exp2(-(j - 1) * _shifted(step, j) / 12).astype(np.float32)  # the run's first step
         out[take] = value[take]
         quiet_between &= ahead == 0
     return out
