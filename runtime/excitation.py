@@ -41,8 +41,8 @@ def lead_voicing(f0: np.ndarray, frames: int = VOICING_LEAD, glide: float = 0.0)
     first frame stays periodic and YIN still calls it voiced (gliding that frame too lost it)."""
     f = np.asarray(f0, dtype=np.float32)
     out = f.copy()
-    step = np.zeros(f.size, np.float32)  # at each voiced frame, the step to the next one (semitones, clipped)
     if glide > 0:
+        step = np.zeros(f.size, np.float32)  # at each voiced frame, the step to the next one (semitones, clipped)
         after = _shifted(f, 1)
         both = (f > 0) & (after > 0)
         step[both] = np.clip(12 * np.log2(after[both] / f[both]), -glide, glide)
@@ -50,8 +50,10 @@ def lead_voicing(f0: np.ndarray, frames: int = VOICING_LEAD, glide: float = 0.0)
     for j in range(1, frames + 1):
         ahead = _shifted(f, j)  # a voiced frame here starts a run, j frames ahead
         take = (out == 0) & quiet_between & (ahead > 0)
-        value = ahead * np.exp2(-(j - 1) * _shifted(step, j) / 12).astype(np.float32)  # the run's first step
-        out[take] = value[take]
+        value = ahead[take]
+        if glide > 0 and j > 1:  # the run's first step, continued back; the frame next to the run holds
+            value = value * np.exp2(-(j - 1) * _shifted(step, j)[take] / 12).astype(np.float32)
+        out[take] = value
         quiet_between &= ahead == 0
     return out
 
