@@ -59,16 +59,19 @@ def test_copy_rendering_is_the_vocoder_on_espeaks_own_mel_and_pitch():
 
 
 UNVOICED_ONSETS = ("si", "fu", "fan")  # only the rime carries pitch: where the old voice lost the contour
+VOICED_ONSETS = ("ji", "jau", "maa")  # the onset glides into the rime: espeak-ng lifts every tone of these
+MIN_SHARE_WITHIN = 0.85  # of the 72 syllables within SLOPE_TOLERANCE; the bundled voice: 64 (89 %), both builds
 
 
 @pytest.fixture(scope="module")
 def reference_shapes():
-    return contours.measure(contours.espeak_rendering, bases=UNVOICED_ONSETS)
+    return contours.measure(contours.espeak_rendering, bases=UNVOICED_ONSETS + VOICED_ONSETS)
 
 
 @pytest.fixture(scope="module")
 def voice_shapes(reference_shapes, device_voice):
-    """The bundled voice's shapes in PyTorch (FP32) and on the device (its INT8 graphs, onnxruntime)."""
+    """The bundled voice's shapes in PyTorch (FP32) and on the device (its INT8 graphs, onnxruntime), all six
+    sets alone and in the carrier."""
     from cantoedge.export.bundle import voice_paths
     from cantoedge.export.checkpoint import load_model
     from cantoedge.runtime.synth import Voice
@@ -80,9 +83,9 @@ def voice_shapes(reference_shapes, device_voice):
     try:
         return {
             "fp32": contours.compare(contours.measure(lambda u: contours.model_rendering(model, vocoder, u),
-                                                      bases=UNVOICED_ONSETS), reference_shapes),
-            "int8": contours.compare(contours.measure(contours.device_renderer(device), bases=UNVOICED_ONSETS),
-                                     reference_shapes),
+                                                      bases=UNVOICED_ONSETS + VOICED_ONSETS), reference_shapes),
+            "int8": contours.compare(contours.measure(contours.device_renderer(device),
+                                                      bases=UNVOICED_ONSETS + VOICED_ONSETS), reference_shapes),
         }
     finally:
         device.close()
@@ -117,9 +120,41 @@ def test_in_the_carrier_the_median_rise_and_fall_survive(voice_shapes, build):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("build", ["fp32", "int8"])
+def test_after_a_voiced_onset_rising_tones_still_rise_above_the_onsets_glide(voice_shapes, build):
+    """醫椅意兒耳二, 優柚幼油有又, 媽嗎嘛麻馬罵 alone: espeak-ng's j- and m- glide lifts even the level tones (ji6
+    +0.93), so a rise alone proves nothing; tones 2 and 5 rise by at least a semitone (espeak-ng +1.32 to +1.78)
+    and at least 0.4 more than the steepest of tones 1, 3 and 6 (espeak-ng 0.39-0.71; the voice 0.74-0.79), and
+    the levels keep 1 > 3 > 6 and 1 > 4 alone and in the carrier."""
+    for context in ("alone", "carrier"):
+        said = _by(voice_shapes[build], context)
+        for base in VOICED_ONSETS:
+            level = {t: said[f"{base}{t}"]["level"] for t in range(1, 7)}
+            assert level[1] > level[3] > level[6] and level[1] > level[4], (base, context, level)
+    alone = _by(voice_shapes[build], "alone")
+    for base in VOICED_ONSETS:
+        slope = {t: alone[f"{base}{t}"]["slope"] for t in range(1, 7)}
+        assert min(slope[2], slope[5]) >= 1.0, (base, slope)
+        assert min(slope[2], slope[5]) - max(slope[1], slope[3], slope[6]) >= 0.4, (base, slope)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("build", ["fp32", "int8"])
+def test_most_slopes_are_within_the_tolerance_of_espeaks(voice_shapes, build):
+    """The share the issue's target asks to be all: a retrained or recalibrated voice that bends more shapes than
+    the bundled one's eight of 72 fails here before the strict xfail below could notice."""
+    errors = np.array([r["slope_error"] for r in voice_shapes[build]])
+    assert errors.size == 72 and np.isfinite(errors).all()
+    missed = sorted((round(r["slope_error"], 2), r["syllable"], r["context"]) for r in voice_shapes[build]
+                    if r["slope_error"] > contours.SLOPE_TOLERANCE)
+    assert np.mean(errors <= contours.SLOPE_TOLERANCE) >= MIN_SHARE_WITHIN, missed
+
+
+@pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="issue 10's target, not met yet: every tone within 0.4 semitone of "
-                                       "espeak-ng's slope; the bundled voice reaches 89 % (FP32) of 72 syllables "
-                                       "in six sets, eight misses of 0.43-0.65 semitone, most of them ji and jau "
+                                       "espeak-ng's slope; the bundled voice reaches 89 % (FP32 and INT8) of 72 "
+                                       "syllables in six sets, eight misses of 0.43-0.65 semitone, six of them "
+                                       "after the voiced onsets j- and m- "
                                        "(86 % before the gliding lead, the rime-filled stage 65 %, stage 2 44 %)")
 @pytest.mark.parametrize("build", ["fp32", "int8"])
 def test_every_slope_is_within_the_tolerance_of_espeaks(voice_shapes, build):
