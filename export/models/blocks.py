@@ -84,13 +84,17 @@ class ConvNeXtBlock(nn.Module):
 
 
 def sinusoidal_table(length: int, dim: int) -> torch.Tensor:
-    """(length, dim) sinusoidal position table, precomputed so graphs slice it instead of building it."""
-    pos = torch.arange(length, dtype=torch.float32)[:, None]
-    freq = torch.exp(torch.arange(0, dim, 2, dtype=torch.float32) * (-math.log(10000.0) / dim))
-    table = torch.zeros(length, dim)
-    table[:, 0::2] = torch.sin(pos * freq)
-    table[:, 1::2] = torch.cos(pos * freq[: dim // 2])
-    return table
+    """(length, dim) sinusoidal position table, precomputed so graphs slice it instead of building it. Worked
+    out in float64 by the C library, then rounded once: torch's float32 sin and exp take different code paths
+    on different CPUs (AVX-512 or not), which put last-bit differences into the exported encoder."""
+    rows = []
+    for pos in range(length):
+        row = []
+        for i in range(0, dim, 2):
+            angle = pos * math.exp(i * (-math.log(10000.0) / dim))
+            row.extend((math.sin(angle), math.cos(angle)))
+        rows.append(row[:dim])
+    return torch.tensor(rows, dtype=torch.float64).float()
 
 
 class VariancePredictor(nn.Module):
