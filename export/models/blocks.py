@@ -87,13 +87,8 @@ def sinusoidal_table(length: int, dim: int) -> torch.Tensor:
     """(length, dim) sinusoidal position table, precomputed so graphs slice it instead of building it. Worked
     out in float64 by the C library, then rounded once: torch's float32 sin and exp take different code paths
     on different CPUs (AVX-512 or not), which put last-bit differences into the exported encoder."""
-    rows = []
-    for pos in range(length):
-        row = []
-        for i in range(0, dim, 2):
-            angle = pos * math.exp(i * (-math.log(10000.0) / dim))
-            row.extend((math.sin(angle), math.cos(angle)))
-        rows.append(row[:dim])
+    freqs = [math.exp(i * (-math.log(10000.0) / dim)) for i in range(0, dim, 2)]
+    rows = [[f(pos * freq) for freq in freqs for f in (math.sin, math.cos)][:dim] for pos in range(length)]
     return torch.tensor(rows, dtype=torch.float64).float()
 
 

@@ -32,7 +32,7 @@ def threshold_drift(fresh, committed) -> list[str]:
         assert (other.sha256, other.fallback, other.inputs) == (graph.sha256, graph.fallback, graph.inputs), name
         assert sorted(other.amax) == sorted(graph.amax), name
         for tensor, by_method in graph.amax.items():
-            bin_width = 2 * by_method["max"] / 2048
+            bin_width = 2 * by_method["max"] / committed.calibration["bins"]
             far += [f"{name} {tensor} {method}: {other.amax[tensor][method]} against {value}"
                     for method, value in by_method.items() if abs(other.amax[tensor][method] - value) > bin_width]
     return far
