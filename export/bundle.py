@@ -73,10 +73,10 @@ def install_voice(student: Path, vocoder: Path, teacher: Path | None = None,
 # (run name, config, teacher run for distillation, corpus): each later stage starts from the run before it
 # (train.init); student_contour fine-tunes student_pitch's decoder on the corpus's cleaned F0 contours (no teacher),
 # student_level its token levels (the decoder's F0 loss weighted up, the encoder's token-pitch predictor retrained),
-# and student_noflutter continues on the same utterances rendered without espeak-ng's pitch flutter ("noflutter"), the
-# reference the voice is scored against; vocoder_slim keeps half of vocoder_pitch's hidden units in every block, and
-# vocoder_noise makes its unvoiced noise phase random (no frame-rate buzz), vocoder_glide its voicing lead follow
-# each voiced run's first step
+# student_noflutter continues on the same utterances rendered without espeak-ng's pitch flutter ("noflutter"), the
+# reference the voice is scored against, and student_polish trains that on at a lower learning rate; vocoder_slim
+# keeps half of vocoder_pitch's hidden units in every block, vocoder_noise makes its unvoiced noise phase random (no
+# frame-rate buzz), and vocoder_glide its voicing lead follow each voiced run's first step
 VOICE_STAGES = (("teacher", "teacher", None, "corpus"),
                 ("teacher_pitch", "teacher_pitch", None, "corpus"),
                 ("student", "student", "teacher", "corpus"),
@@ -84,6 +84,7 @@ VOICE_STAGES = (("teacher", "teacher", None, "corpus"),
                 ("student_contour", "student_contour", None, "corpus"),
                 ("student_level", "student_level", None, "corpus"),
                 ("student_noflutter", "student_noflutter", None, "noflutter"),
+                ("student_polish", "student_polish", None, "noflutter"),
                 ("vocoder", "vocoder", None, "corpus"),
                 ("vocoder_pitch", "vocoder_pitch", None, "corpus"),
                 ("vocoder_slim", "vocoder_slim", None, "corpus"),
@@ -122,4 +123,4 @@ def train_voice(corpus_dir: Path, runs_dir: Path, voice_dir: Path = VOICE_DIR, p
             done[name] = train(config, corpora[corpus], runs_dir / name, progress)
         else:
             done[name] = train_student(config, done[teacher], corpora[corpus], runs_dir / name, progress)
-    return install_voice(done["student_noflutter"], done["vocoder_glide"], done["teacher_pitch"], voice_dir)
+    return install_voice(done["student_polish"], done["vocoder_glide"], done["teacher_pitch"], voice_dir)

@@ -87,6 +87,8 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     configs["student_level"] = parse_config(level, "student_level")
     configs["student_noflutter"] = parse_config(level.replace('init = "student_contour"', 'init = "student_level"'),
                                                 "student_noflutter")
+    configs["student_polish"] = parse_config(level.replace('init = "student_contour"', 'init = "student_noflutter"'),
+                                             "student_polish")
     slim = TINY_VOCODER.replace("hidden = 32", "hidden = 16").replace("[train]\n", '[train]\ninit = "vocoder_pitch"\n')
     configs["vocoder_slim"] = parse_config(slim, "vocoder_slim")
     noise = slim.replace("hidden = 16", "hidden = 16\nrandom_unvoiced_phase = true").replace('init = "vocoder_pitch"',
@@ -104,8 +106,10 @@ def test_train_voice_runs_teacher_student_vocoder_then_installs(tiny_corpus, tmp
     assert info["student"]["share_of_teacher"] <= 1 / 8 and info["teacher"]["steps"] == 24
     assert {p.name for p in (tmp_path / "runs").iterdir()} == {*stage1, *(f"{n}_pitch" for n in stage1),
                                                                 "student_contour", "student_level", "student_noflutter",
-                                                                "vocoder_slim", "vocoder_noise", "vocoder_glide"}
-    assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_noflutter" / "model.safetensors").read_bytes()
+                                                                "student_polish", "vocoder_slim", "vocoder_noise",
+                                                                "vocoder_glide"}
+    assert out.acoustic.read_bytes() == (tmp_path / "runs" / "student_polish" / "model.safetensors").read_bytes()
+    assert out.acoustic.read_bytes() != (tmp_path / "runs" / "student_noflutter" / "model.safetensors").read_bytes()
     free_sets = read_manifest(tmp_path / "runs" / "student_noflutter" / "tone_sets")
     assert {r.speaker for r in free_sets} == {FLUTTER_FREE_SPEAKER}  # its tone sets are flutter-free too
     assert out.vocoder.read_bytes() == (tmp_path / "runs" / "vocoder_glide" / "model.safetensors").read_bytes()
