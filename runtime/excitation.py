@@ -4,6 +4,7 @@ one at a time continue each other's waveform (numpy only: the device computes it
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -80,11 +81,22 @@ def vocoder_pitch(f0: np.ndarray, glide: float = 0.0) -> tuple[np.ndarray, np.nd
 
 
 
-# Frames per block of the harmonic source: its temporaries (16 x 513 complex64, 66 kB) stay below glibc's mmap
-# threshold, so they reuse heap memory; whole windows at once page-fault fresh mappings on every call
-# (measured here: 4.7 ms a window instead of 1.4; 8, 32, 64 and 131 frames a block were all slower than 16,
-# on numpy 1.26 and 2.4 alike).
-SOURCE_BLOCK = 16
+# The harmonic source's temporaries, one set per thread, reused from call to call and at most SOURCE_BLOCK voiced
+# frames long: freshly allocated for a whole window (frames x 513 float32, 0.3 MB each) they page-faulted new
+# mappings on every call (measured here: 4.7 ms a window instead of 1.4), which blocks of 16 frames avoided at the
+# price of a numpy call per block for every step (0.81 -> 0.57 ms a window with these, the same bytes out).
+SOURCE_BLOCK = 128
+_scratch_arrays = threading.local()
+
+
+def _scratch(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """This thread's scratch array ``name``, ``shape`` long (its contents undefined), grown when too small."""
+    arrays = _scratch_arrays.__dict__.setdefault("arrays", {})
+    size = int(np.prod(shape))
+    buffer = arrays.get(name)
+    if buffer is None or buffer.size < size or buffer.dtype != dtype:
+        buffer = arrays[name] = np.empty(max(size, 1), dtype)
+    return buffer[:size].reshape(shape)
 
 
 def harmonic_source(f0: np.ndarray, phase: np.ndarray, n_fft: int = AUDIO.n_fft,
@@ -104,17 +116,19 @@ def harmonic_source(f0: np.ndarray, phase: np.ndarray, n_fft: int = AUDIO.n_fft,
         raise ValueError(f"f0 and phase differ in shape: {f0.shape} vs {phase.shape}")
     bins = n_fft // 2 + 1
     flat_f0, flat_phase = f0.reshape(-1), phase.reshape(-1)
-    out = np.zeros((flat_f0.size, bins), np.complex64)
+    real = np.zeros((flat_f0.size, bins), np.float32)
+    imag = np.zeros((flat_f0.size, bins), np.float32)
     voiced = np.flatnonzero(flat_f0 > 0)
     for first in range(0, voiced.size, SOURCE_BLOCK):
         rows = voiced[first: first + SOURCE_BLOCK]
-        out[rows] = _harmonic_rows(flat_f0[rows] * (n_fft / sample_rate), flat_phase[rows], bins)
-    out = out.reshape(f0.shape + (bins,))
-    return np.ascontiguousarray(out.real), np.ascontiguousarray(out.imag)
+        spectra = _harmonic_rows(flat_f0[rows] * (n_fft / sample_rate), flat_phase[rows], bins)
+        real[rows], imag[rows] = spectra.real, spectra.imag
+    return real.reshape(f0.shape + (bins,)), imag.reshape(f0.shape + (bins,))
 
 
 def _harmonic_rows(spacing: np.ndarray, phase: np.ndarray, bins: int) -> np.ndarray:
-    """Voiced frames' harmonic spacing (bins) and phase (R,) -> their source spectra (R, bins) complex64."""
+    """Voiced frames' harmonic spacing (bins) and phase (R,) -> their source spectra (R, bins) complex64, in this
+    thread's scratch arrays (valid until its next call)."""
     nyquist = (bins - 1) / spacing
     top = int(nyquist.max()) + 2
     step = np.repeat(np.exp(1j * phase)[:, None], top, axis=1)
@@ -125,30 +139,39 @@ def _harmonic_rows(spacing: np.ndarray, phase: np.ndarray, bins: int) -> np.ndar
     table = harmonic.astype(np.complex64).ravel()
     s = spacing.astype(np.float32)[:, None]
     b = np.arange(bins, dtype=np.float32)
-    lower = np.floor(b / s)
-    index = lower.astype(np.int32)
+    shape = (spacing.size, bins)
+    d = _scratch("d", shape, np.float32)
+    np.floor(np.divide(b, s, out=d), out=d)  # the harmonic below each bin
+    index = _scratch("index", shape, np.int32)
+    np.copyto(index, d, casting="unsafe")
     index += (np.arange(spacing.size, dtype=np.int32) * top)[:, None]
-    d = b - lower * s  # distance to the harmonic below, then (shift 1) to the one above
+    np.subtract(b, np.multiply(d, s, out=d), out=d)  # distance to it, then (shift 1) to the one above
+    den, gain = _scratch("den", shape, np.float32), _scratch("gain", shape, np.float32)
+    small = _scratch("small", shape, np.bool_)
+    acc, term = _scratch("acc", shape, np.complex64), _scratch("term", shape, np.complex64)
     pi = np.float32(np.pi)
-    acc = None
     for shift in (0, 1):
         if shift:
             d -= s
             index += 1
-        den = d * d
+        np.multiply(d, d, out=den)
         np.subtract(1, den, out=den)
         den *= d
         den *= pi
         # the removable singularities at d = 0 and ±1, where the kernel is 1 and 1/2 (within 1e-4 of the
         # limit inside this band; outside it float32 keeps 1e-4 too)
-        small = np.abs(den) < 1e-3
-        gain = np.sin(pi * d)
-        np.divide(gain, den, out=gain, where=~small)
-        if small.any():
+        np.less(np.abs(den, out=gain), 1e-3, out=small)
+        np.sin(np.multiply(pi, d, out=gain), out=gain)
+        singular = small.any()
+        if singular:
+            den[small] = 1.0
+        np.divide(gain, den, out=gain)
+        if singular:
             gain[small] = np.where(np.abs(d[small]) < 0.5, 1.0, 0.5)
-        term = table[index]
-        term *= gain
-        acc = term if acc is None else acc + term
+        out = acc if shift == 0 else term
+        np.take(table, index, out=out)
+        out *= gain
+    acc += term
     acc[:, 1::2] *= -1  # the frame starts n_fft/2 before its centre: phase - π·bin
     return acc
 

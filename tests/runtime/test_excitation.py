@@ -98,6 +98,29 @@ def test_harmonic_source_is_silent_where_unvoiced_and_keeps_batch_shape():
         harmonic_source(f0, np.zeros(3))
 
 
+def test_harmonic_source_gives_each_frame_what_it_gives_that_frame_alone_across_blocks_and_threads():
+    """Windows of up to 259 spectrum frames are worked in scratch arrays of at most SOURCE_BLOCK voiced frames,
+    one set per thread: no frame's spectrum depends on the others in its call, its block or another thread's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cantoedge.runtime.excitation import SOURCE_BLOCK
+
+    rng = np.random.default_rng(5)
+    n = 2 * SOURCE_BLOCK + 40
+    f0 = np.where(rng.random(n) < 0.8, rng.uniform(50, 400, n), 0.0)
+    phase = rng.uniform(0, 2 * np.pi, n)
+    assert (f0 > 0).sum() > SOURCE_BLOCK
+    whole = harmonic_source(f0, phase)
+    alone = [harmonic_source(f0[i: i + 1], phase[i: i + 1]) for i in range(0, n, 7)]
+    for k, (real, imag) in zip(range(0, n, 7), alone):
+        assert real[0].tobytes() == whole[0][k].tobytes() and imag[0].tobytes() == whole[1][k].tobytes()
+    with ThreadPoolExecutor(4) as pool:
+        for got in pool.map(lambda m: harmonic_source(f0[:m], phase[:m]), [n, 30, n, 200, n, 5]):
+            m = got[0].shape[0]
+            np.testing.assert_array_equal(got[0], whole[0][:m])
+            np.testing.assert_array_equal(got[1], whole[1][:m])
+
+
 def test_mix_source_is_one_formula_in_numpy_and_torch():
     """The device mixes the graph's outputs with numpy exactly as training mixes them with torch."""
     import torch

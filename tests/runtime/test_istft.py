@@ -25,6 +25,21 @@ def test_overlap_add_inverts_the_analysis_between_its_first_and_last_frames():
     np.testing.assert_allclose(audio, x[HOP: HOP + audio.size], atol=1e-5)
 
 
+def test_a_window_longer_than_the_spectrum_block_inverts_the_same_and_the_buffer_serves_every_length():
+    """numpy 1 transforms SPECTRUM_BLOCK rows at a time through one padded buffer: a 300-frame window inverts its
+    analysis as a short one does, and windows of other lengths in between change none of its samples."""
+    from cantoedge.runtime.istft import SPECTRUM_BLOCK
+
+    x = np.random.default_rng(6).standard_normal(2 * SPECTRUM_BLOCK * HOP + 40 * HOP)
+    spec = _stft(x)
+    real, imag = spec.real.astype(np.float32), spec.imag.astype(np.float32)
+    audio = overlap_add(real, imag)
+    np.testing.assert_allclose(audio, x[HOP: HOP + audio.size], atol=1e-5)
+    for rows in (20, SPECTRUM_BLOCK + 5, 4):
+        overlap_add(real[:rows], imag[:rows])
+    assert overlap_add(real, imag).tobytes() == audio.tobytes()
+
+
 def test_overlap_add_equals_the_vocoders_matmul_inverse():
     from cantoedge.export.models.vocoder import Vocoder, VocoderConfig
 
