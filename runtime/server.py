@@ -155,6 +155,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
     metrics = Metrics()
     in_progress = [0]
     batching = settings.batch_window_ms > 0
+    voice.longest_window = voice.chunk  # windows of one length, as the batcher and the step scheduling were measured
     if batching:  # the app owns the voice from here: its decoder and vocoder batch across requests
         for name in ("decoder", "vocoder"):
             setattr(voice, name, BatchingRunner(getattr(voice, name), settings.batch_window_ms, settings.max_batch,

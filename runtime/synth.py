@@ -17,7 +17,7 @@ from .alignment import SyllableTime, syllable_spans, syllable_times
 from .audio import AUDIO, soft_limit
 from .backends.base import Runner
 from .backends.ort import OrtRunner
-from .chunks import FIRST_WINDOW_FRAMES, Window, windows
+from .chunks import FIRST_WINDOW_FRAMES, LONGEST_WINDOW_FRAMES, Window, planned_chunk, windows
 from .excitation import harmonic_source, mix_source, pitch_lookahead, unvoiced_noise_phase, vocoder_pitch
 from .fileio import atomic_write
 from .frontend import Frontend, G2PResult
@@ -166,6 +166,9 @@ class Voice:
         self.chunk = dec.chunk_frames
         # graphs whose frame axis is dynamic (onnxruntime) run an utterance's last window at its own length
         self.short_last = decoder.any_window_length and vocoder.any_window_length
+        # and plan whole windows up to this long (chunks.planned_chunk); the server keeps ``chunk``, so that
+        # concurrent requests' windows share one length (batching) and a step holds a core as long as measured
+        self.longest_window = LONGEST_WINDOW_FRAMES
         self.max_tokens = max_tokens(enc.model)
         self.random_noise = bool(voc.model.get("random_unvoiced_phase", False))  # excitation.unvoiced_noise_phase
         self.lead_glide = float(voc.model.get("lead_glide", 0.0))  # excitation.lead_voicing, as the vocoder trained
@@ -228,7 +231,8 @@ class Voice:
                        first: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
         """Each decoder window's (frames, position) inputs, batch of one, and how many of its frames to keep
         (``first``: the first window's, see ``chunks.windows``)."""
-        for w in windows(frames.shape[0], self.decoder.info.context, self.chunk, self.short_last, first):
+        n = frames.shape[0]
+        for w in windows(n, self.decoder.info.context, self.window_chunk(n, first), self.short_last, first):
             f = np.pad(frames[w.start: w.stop], ((w.pad_left, w.pad_right), (0, 0)))
             p = np.pad(position[w.start: w.stop], (w.pad_left, w.pad_right))
             yield f[None].astype(np.float32), p[None].astype(np.float32), w.keep
@@ -248,7 +252,17 @@ class Voice:
         return {"mel": m[None].astype(np.float32), "f0": f[None]}, window
 
     def vocoder_windows(self, n_frames: int, first: int | None = None):
-        return windows(n_frames, self.vocoder.info.context, self.chunk, self.short_last, first)
+        return windows(n_frames, self.vocoder.info.context, self.window_chunk(n_frames, first), self.short_last,
+                       first)
+
+    def window_chunk(self, n_frames: int, first: int | None = None) -> int:
+        """Kept frames of each whole window over ``n_frames`` (``first``: the first window's, planned apart): the
+        graph's chunk on fixed shapes, else windows up to ``longest_window`` long, a window per worker
+        (chunks.planned_chunk)."""
+        if not self.short_last or self.longest_window <= self.chunk:
+            return self.chunk
+        rest = n_frames - first if first else n_frames
+        return planned_chunk(rest, self.chunk, self.workers, self.longest_window) if rest > 0 else self.chunk
 
     def vocode_window(self, feeds: dict[str, np.ndarray], window: VocoderWindow) -> np.ndarray:
         """The audio a window contributes (its kept frames' samples): its graph run on ``feeds``, the harmonic

@@ -11,7 +11,9 @@ from cantoedge.runtime.synth import Voice
 
 @pytest.fixture(scope="module")
 def voice():
-    return Voice.load(threads=1, warmup=False, cache_bytes=0)
+    voice = Voice.load(threads=1, warmup=False, cache_bytes=0)
+    voice.longest_window = voice.chunk  # whole windows of one length, as the server plans them for its batcher
+    return voice
 
 
 def window_feeds(voice, text):

@@ -261,6 +261,7 @@ def test_batching_gives_the_shared_window_pool_threads_for_full_batches():
         assert voice.workers == 2 and isinstance(voice.vocoder, BatchingRunner)
         assert len(voice.vocoder._threads) == 2  # two batches at once, on the two cores asked for
         assert voice._window_pool()._max_workers == 16  # two batchers' worth of full batches
+        assert voice.longest_window == voice.chunk  # concurrent requests' windows share one length to batch
     finally:
         voice.close()
     unbatched = Voice.load(threads=2, warmup=False, cache_bytes=0)
@@ -269,5 +270,6 @@ def test_batching_gives_the_shared_window_pool_threads_for_full_batches():
         # two requests' steps at once, the most urgent first, each vocoding its own windows: a window queued on
         # a shared pool would wait behind every stream's queued windows, whatever its deadline
         assert unbatched.workers == 1
+        assert unbatched.longest_window == unbatched.chunk  # a step holds a core for one graph chunk, as measured
     finally:
         unbatched.close()
