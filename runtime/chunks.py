@@ -36,8 +36,8 @@ class Window:
 
 def planned_chunk(n_frames: int, chunk: int, workers: int = 1, longest: int = LONGEST_WINDOW_FRAMES) -> int:
     """Kept frames per whole window over ``n_frames`` where the graphs take any length: as few windows as
-    ``longest`` allows, but a whole multiple of ``workers`` of them (a window for every thread that vocodes
-    at once), equally long, and never shorter than the graph's ``chunk``."""
+    ``longest`` allows, that count rounded up to a multiple of ``workers`` (a window for every thread that vocodes
+    at once), about equally long, and never shorter than the graph's ``chunk``."""
     if n_frames <= 0 or chunk <= 0 or workers <= 0 or longest <= 0:
         raise ValueError(f"bad planning: n_frames={n_frames}, chunk={chunk}, workers={workers}, longest={longest}")
     count = max(-(-n_frames // longest), workers)

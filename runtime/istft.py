@@ -22,7 +22,7 @@ _buffers = threading.local()
 
 
 # Frames transformed at once on numpy 1: its padded spectrum buffer stays this many rows (2 MB) however long a
-# window is (windows of 384 kept frames need 387 rows).
+# window is (a window of LONGEST_WINDOW_FRAMES = 256 kept frames has 259 rows).
 SPECTRUM_BLOCK = 128
 
 
