@@ -13,11 +13,12 @@ CHUNK_FRAMES = 128
 # window (the graphs' context dominates), so the first audio comes sooner; the next whole window is made while
 # it plays.
 FIRST_WINDOW_FRAMES = 32
-# Where the graphs take any length, a piece's whole windows keep up to this many frames instead of the graph's
-# chunk: a window's context frames (12 either side for the decoder, 29 for the vocoder) cost as much as its kept
-# ones, and every window pays the same per-call overheads, so fewer, longer windows make the same samples for less
-# work (measured in one process, one thread, 128 -> 256: RTF 0.0049 -> 0.0042 on three long sentences, 0.0050 ->
-# 0.0040 on four short phrases; 384 gained 0-3 % more for 5 MB more peak RSS; README, "Longer windows").
+# Where the graphs take any length and one thread vocodes, a piece's whole windows keep up to this many frames
+# instead of the graph's chunk: a window's context frames (12 either side for the decoder, 29 for the vocoder) cost
+# as much as its kept ones, and every window pays the same per-call overheads, so fewer, longer windows make the
+# same samples for less work (measured in one process, one thread, 128 -> 256: RTF 0.0049 -> 0.0042 on three long
+# sentences, 0.0050 -> 0.0040 on four short phrases). With two windows at once the longer windows cost 5 MB more
+# peak RSS than that target's margin allowed, so there every window stays at the chunk (README, "Longer windows").
 LONGEST_WINDOW_FRAMES = 256
 
 
@@ -34,15 +35,12 @@ class Window:
         return self.pad_left + (self.stop - self.start) + self.pad_right
 
 
-def planned_chunk(n_frames: int, chunk: int, workers: int = 1, longest: int = LONGEST_WINDOW_FRAMES) -> int:
+def planned_chunk(n_frames: int, chunk: int, longest: int = LONGEST_WINDOW_FRAMES) -> int:
     """Kept frames per whole window over ``n_frames`` where the graphs take any length: as few windows as
-    ``longest`` allows, that count rounded up to a multiple of ``workers`` (a window for every thread that vocodes
-    at once), about equally long, and never shorter than the graph's ``chunk``."""
-    if n_frames <= 0 or chunk <= 0 or workers <= 0 or longest <= 0:
-        raise ValueError(f"bad planning: n_frames={n_frames}, chunk={chunk}, workers={workers}, longest={longest}")
-    count = max(-(-n_frames // longest), workers)
-    count = -(-count // workers) * workers
-    return max(chunk, -(-n_frames // count))
+    ``longest`` allows (all but the last as long as each other), never shorter than the graph's ``chunk``."""
+    if n_frames <= 0 or chunk <= 0 or longest <= 0:
+        raise ValueError(f"bad planning: n_frames={n_frames}, chunk={chunk}, longest={longest}")
+    return max(chunk, -(-n_frames // -(-n_frames // longest)))
 
 
 def windows(n_frames: int, context: int, chunk: int = CHUNK_FRAMES, short_last: bool = False,

@@ -84,8 +84,9 @@ def vocoder_pitch(f0: np.ndarray, glide: float = 0.0) -> tuple[np.ndarray, np.nd
 # The harmonic source's temporaries, one set per thread, reused from call to call and at most SOURCE_BLOCK voiced
 # frames long: freshly allocated for a whole window (frames x 513 float32, 0.3 MB each) they page-faulted new
 # mappings on every call (measured here: 4.7 ms a window instead of 1.4), which blocks of 16 frames avoided at the
-# price of a numpy call per block for every step (0.81 -> 0.57 ms a window with these, the same bytes out).
-SOURCE_BLOCK = 128
+# price of a numpy call per block for every step (with these: 0.78 -> 0.64 ms a 128-frame window, 1.70 -> 1.29
+# for 256 frames, the same bytes out; 128 rows a block gained 0.1 ms more for 1 MB more per thread).
+SOURCE_BLOCK = 64
 _scratch_arrays = threading.local()
 
 

@@ -257,18 +257,18 @@ class Voice:
 
     def window_chunk(self, n_frames: int, first: int | None = None) -> int:
         """Kept frames of each whole window over ``n_frames`` (``first``: the first window's, planned apart): the
-        graph's chunk on fixed shapes, else windows up to ``longest_window`` long, a window per worker
-        (chunks.planned_chunk)."""
-        if not self.short_last or self.longest_window <= self.chunk:
+        graph's chunk on fixed shapes or with several windows at once (``workers``), else windows up to
+        ``longest_window`` long (chunks.planned_chunk)."""
+        if not self.short_last or self.workers > 1 or self.longest_window <= self.chunk:
             return self.chunk
         rest = n_frames - first if first else n_frames
-        return planned_chunk(rest, self.chunk, self.workers, self.longest_window) if rest > 0 else self.chunk
+        return planned_chunk(rest, self.chunk, self.longest_window) if rest > 0 else self.chunk
 
     def vocode_window(self, feeds: dict[str, np.ndarray], window: VocoderWindow) -> np.ndarray:
         """The audio a window contributes (its kept frames' samples): its graph run on ``feeds``, the harmonic
         source mixed in and the inverse STFT (both numpy, between graphs)."""
-        outputs = (x[0] for x in self.vocoder(**feeds))
-        real, imag = self.mix(*outputs, window, harmonic_source(window.f0, window.phase))
+        # the graph's outputs and the source are let go once mixed, before the inverse STFT allocates its own
+        real, imag = self.mix(*[x[0] for x in self.vocoder(**feeds)], window, harmonic_source(window.f0, window.phase))
         return overlap_add(real, imag)[: window.keep * AUDIO.hop_length]
 
     def mix(self, log_magnitude: np.ndarray, noise_phase: np.ndarray, share: np.ndarray, window: VocoderWindow,
