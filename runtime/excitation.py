@@ -4,12 +4,12 @@ one at a time continue each other's waveform (numpy only: the device computes it
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 
 import numpy as np
 
 from .audio import AUDIO
+from .scratch import scratch
 
 # Frames of voicing before each voiced run: F0 tracks (YIN, as the corpus's) call a frame voiced only once
 # their left-heavy window is periodic, so the waveform must be periodic about two frames earlier than the
@@ -81,23 +81,12 @@ def vocoder_pitch(f0: np.ndarray, glide: float = 0.0) -> tuple[np.ndarray, np.nd
 
 
 
-# The harmonic source's temporaries, one set per thread, reused from call to call and at most SOURCE_BLOCK voiced
-# frames long: freshly allocated for a whole window (frames x 513 float32, 0.3 MB each) they page-faulted new
+# The harmonic source's temporaries, one set per thread (runtime/scratch.py), at most SOURCE_BLOCK voiced frames
+# long: freshly allocated for a whole window (frames x 513 float32, 0.3 MB each) they page-faulted new
 # mappings on every call (measured here: 4.7 ms a window instead of 1.4), which blocks of 16 frames avoided at the
 # price of a numpy call per block for every step (with these: 0.78 -> 0.64 ms a 128-frame window, 1.70 -> 1.29
 # for 256 frames, the same bytes out; 128 rows a block gained 0.1 ms more for 1 MB more per thread).
 SOURCE_BLOCK = 64
-_scratch_arrays = threading.local()
-
-
-def _scratch(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
-    """This thread's scratch array ``name``, ``shape`` long (its contents undefined), grown when too small."""
-    arrays = _scratch_arrays.__dict__.setdefault("arrays", {})
-    size = int(np.prod(shape))
-    buffer = arrays.get(name)
-    if buffer is None or buffer.size < size or buffer.dtype != dtype:
-        buffer = arrays[name] = np.empty(max(size, 1), dtype)
-    return buffer[:size].reshape(shape)
 
 
 def harmonic_source(f0: np.ndarray, phase: np.ndarray, n_fft: int = AUDIO.n_fft,
@@ -141,15 +130,15 @@ def _harmonic_rows(spacing: np.ndarray, phase: np.ndarray, bins: int) -> np.ndar
     s = spacing.astype(np.float32)[:, None]
     b = np.arange(bins, dtype=np.float32)
     shape = (spacing.size, bins)
-    d = _scratch("d", shape, np.float32)
+    d = scratch("excitation.d", shape, np.float32)
     np.floor(np.divide(b, s, out=d), out=d)  # the harmonic below each bin
-    index = _scratch("index", shape, np.int32)
+    index = scratch("excitation.index", shape, np.int32)
     np.copyto(index, d, casting="unsafe")
     index += (np.arange(spacing.size, dtype=np.int32) * top)[:, None]
     np.subtract(b, np.multiply(d, s, out=d), out=d)  # distance to it, then (shift 1) to the one above
-    den, gain = _scratch("den", shape, np.float32), _scratch("gain", shape, np.float32)
-    small = _scratch("small", shape, np.bool_)
-    acc, term = _scratch("acc", shape, np.complex64), _scratch("term", shape, np.complex64)
+    den, gain = scratch("excitation.den", shape, np.float32), scratch("excitation.gain", shape, np.float32)
+    small = scratch("excitation.small", shape, np.bool_)
+    acc, term = scratch("excitation.acc", shape, np.complex64), scratch("excitation.term", shape, np.complex64)
     pi = np.float32(np.pi)
     for shift in (0, 1):
         if shift:

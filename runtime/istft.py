@@ -4,12 +4,12 @@ cannot take (one per-tensor scale for a spectrum of that dynamic range); the FFT
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 
 import numpy as np
 
 from .audio import AUDIO, periodic_hann
+from .scratch import scratch
 
 OVERLAP = 4  # n_fft / hop: frames that share every sample
 WINDOW_LEVEL = 1.5  # sum of the squared periodic Hann window at 75 % overlap, the overlap-add's gain
@@ -18,7 +18,6 @@ WINDOW_LEVEL = 1.5  # sum of the squared periodic Hann window at 75 % overlap, t
 # through a slow path (3-4 ms), so there complex128 is the fast input. A device install gets numpy 2; this
 # repository's environment stays on numpy 1 (nvidia-pytriton pins it).
 FFT_DTYPE = np.complex64 if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else np.complex128
-_buffers = threading.local()
 
 
 # Frames transformed at once on numpy 1: its padded spectrum buffer stays this many rows (2 MB) however long a
@@ -30,10 +29,7 @@ def _padded_spectrum(frames: int, n_fft: int) -> np.ndarray:
     """numpy 1's irfft pads a (frames, bins) spectrum to (frames, n_fft) on every call, a fresh 2 MB array
     that page-faults each time (measured here: 2.5-3.8 ms a window, against 0.4-0.6 without it). A thread's
     own buffer, already that wide and zero past the bins, is transformed as it is (its first ``frames`` rows)."""
-    buffer = getattr(_buffers, "spectrum", None)
-    if buffer is None or buffer.shape[0] < frames or buffer.shape[1] != n_fft:
-        buffer = _buffers.spectrum = np.zeros((max(frames, SPECTRUM_BLOCK), n_fft), np.complex128)
-    return buffer[:frames]
+    return scratch(f"istft.spectrum{n_fft}", (frames, n_fft), np.complex128, zeroed=True)  # rows never move
 
 
 @lru_cache(maxsize=4)

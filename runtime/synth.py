@@ -166,8 +166,9 @@ class Voice:
         self.chunk = dec.chunk_frames
         # graphs whose frame axis is dynamic (onnxruntime) run an utterance's last window at its own length
         self.short_last = decoder.any_window_length and vocoder.any_window_length
-        # and plan whole windows up to this long (chunks.planned_chunk); the server keeps ``chunk``, so that
-        # concurrent requests' windows share one length (batching) and a step holds a core as long as measured
+        # and, vocoding one window at a time, plan whole windows up to this long (window_chunk); the server keeps
+        # ``chunk``, so that concurrent requests' windows share one length (batching) and a step holds a core as
+        # long as measured
         self.longest_window = LONGEST_WINDOW_FRAMES
         self.max_tokens = max_tokens(enc.model)
         self.random_noise = bool(voc.model.get("random_unvoiced_phase", False))  # excitation.unvoiced_noise_phase
