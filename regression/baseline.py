@@ -123,7 +123,8 @@ def regression_table(movements: list[Movement], only_regressions: bool = True) -
 def write_baseline(report_json: dict, reason: str, out: Path, previous: dict | None = None,
                    source: str = "") -> dict:
     """The report's gated metrics as the new baseline; the reason and date join the history. Tolerances
-    already in ``previous`` are kept (a person may have tuned them)."""
+    already in ``previous`` are kept (a person may have tuned them), and so are its builds the report did not
+    score (an onnxruntime-only run must not drop the RKNN build's baseline)."""
     if not reason or not reason.strip():
         raise ValueError("a baseline changes only with a reason: pass --reason 'why these numbers are accepted'")
     builds = {}
@@ -137,9 +138,12 @@ def write_baseline(report_json: dict, reason: str, out: Path, previous: dict | N
             tolerance = kept.get(gate.name, {}).get("tolerance", gate.tolerance)
             entries[gate.name] = {"value": value, "tolerance": tolerance, "better": gate.better}
         builds[b["name"]] = entries
+    unscored = {name: entries for name, entries in (previous or {}).get("builds", {}).items() if name not in builds}
+    builds.update(unscored)
     history = list((previous or {}).get("history", []))
     history.append({"date": datetime.date.today().isoformat(), "reason": reason.strip(), "report": source,
-                    "utterances": report_json.get("utterances"), "bundle": report_json.get("bundle")})
+                    "utterances": report_json.get("utterances"), "bundle": report_json.get("bundle"),
+                    **({"kept_unscored": sorted(unscored)} if unscored else {})})
     data = {"format": FORMAT, "version": VERSION, "builds": builds, "history": history}
     atomic_write_text(Path(out), json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n")
     return data

@@ -47,8 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     bl = rs.add_parser("baseline", help="accept a report's accuracy as the new baseline, with the reason",
                        description="Write the gated accuracy metrics of REPORT (a `cantoedge regress` report.json) "
-                                   "into the baseline file, keeping tolerances it already has and appending the "
-                                   "date and the reason to its history. The only way a baseline changes.")
+                                   "into the baseline file, keeping tolerances it already has (and builds REPORT "
+                                   "did not score, as they were) and appending the date and the reason to its "
+                                   "history. The only way a baseline changes.")
     bl.add_argument("--report", required=True, type=existing_file, help="report.json of the run to accept")
     bl.add_argument("--reason", required=True, help="why these numbers are accepted (kept in the file)")
     bl.add_argument("--out", required=True, type=output_file, help="baseline file to write or update")
@@ -128,8 +129,10 @@ def _baseline(args: argparse.Namespace) -> int:
     previous = load_baseline(Path(args.out)) if Path(args.out).exists() else None
     data = write_baseline(report, args.reason, Path(args.out), previous, source=str(args.report))
     n = sum(len(m) for m in data["builds"].values())
+    kept = data["history"][-1].get("kept_unscored", [])
     print(f"baseline: {n} metrics of {', '.join(data['builds'])} -> {args.out} "
-          f"(change {len(data['history'])}: {args.reason.strip()})")
+          f"(change {len(data['history'])}: {args.reason.strip()})"
+          + (f"; {', '.join(kept)} not scored in this report, kept as before" if kept else ""))
     return 0
 
 

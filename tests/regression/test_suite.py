@@ -124,6 +124,12 @@ def test_the_baseline_changes_only_with_a_reason_which_it_keeps(device_run, tmp_
     second = write_baseline(data, "second", tmp_path / "b.json", previous=load_baseline(tmp_path / "b.json"))
     assert [h["reason"] for h in second["history"]] == ["first", "second"]
     assert second["builds"]["ort-int8"]["vs_fp32.f0_cents.median"]["tolerance"] == 1.5
+    # a build this run did not score (RKNN, from another machine) keeps its baseline, and the history says so
+    second["builds"]["rknn-fp16"] = {"vs_fp32.f0_cents.median": {"value": 1.9, "tolerance": 3.0, "better": "lower"}}
+    (tmp_path / "b.json").write_text(json.dumps(second))
+    third = write_baseline(data, "third", tmp_path / "b.json", previous=load_baseline(tmp_path / "b.json"))
+    assert third["builds"]["rknn-fp16"] == second["builds"]["rknn-fp16"]
+    assert third["history"][-1]["kept_unscored"] == ["rknn-fp16"] and "kept_unscored" not in third["history"][1]
     proc = regress("baseline", "--report", str(report / "report.json"), "--out", str(tmp_path / "c.json"),
                    cwd=tmp_path)
     assert proc.returncode == 2 and "--reason" in proc.stderr and not (tmp_path / "c.json").exists()
