@@ -60,7 +60,7 @@ def test_copy_rendering_is_the_vocoder_on_espeaks_own_mel_and_pitch():
 
 UNVOICED_ONSETS = ("si", "fu", "fan")  # only the rime carries pitch: where the old voice lost the contour
 VOICED_ONSETS = ("ji", "jau", "maa")  # the onset glides into the rime: espeak-ng lifts every tone of these
-MIN_SHARE_WITHIN = 0.90  # of the 72 syllables within SLOPE_TOLERANCE; the bundled voice: 67 FP32 (93 %), 66 INT8
+MIN_SHARE_WITHIN = 0.90  # of the 72 syllables within SLOPE_TOLERANCE; the bundled voice: 67 (93 %) in FP32 and INT8
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +141,7 @@ def test_after_a_voiced_onset_rising_tones_still_rise_above_the_onsets_glide(voi
 @pytest.mark.parametrize("build", ["fp32", "int8"])
 def test_most_slopes_are_within_the_tolerance_of_espeaks(voice_shapes, build):
     """The share the issue's target asks to be all: a retrained or recalibrated voice that bends more shapes than
-    the bundled one's five (FP32) or six (INT8) of 72 fails here before the strict xfail below could notice."""
+    the bundled one's five of 72 (FP32 and INT8) fails here before the strict xfail below could notice."""
     errors = np.array([r["slope_error"] for r in voice_shapes[build]])
     assert errors.size == 72 and np.isfinite(errors).all()
     missed = sorted((round(r["slope_error"], 2), r["syllable"], r["context"]) for r in voice_shapes[build]
@@ -151,7 +151,7 @@ def test_most_slopes_are_within_the_tolerance_of_espeaks(voice_shapes, build):
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="issue 10's target, not met yet: every tone within 0.4 semitone of "
-                                       "espeak-ng's slope; the bundled voice reaches 93 % (FP32) and 92 % (INT8) of "
+                                       "espeak-ng's slope; the bundled voice reaches 93 % (FP32 and INT8) of "
                                        "72 syllables in six sets, the misses mostly after the voiced onsets j- and "
                                        "m- (89 % before the polish stage, 86 % before the gliding lead, the "
                                        "rime-filled stage 65 %, stage 2 44 %)")
