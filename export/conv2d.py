@@ -18,16 +18,15 @@ def conv1d_as_conv2d(model) -> int:
 
     graph = model.graph
     weights = {t.name: t for t in graph.initializer}
-    targets = [n for n in graph.node if n.op_type == "Conv" and n.input[1] in weights
-               and len(weights[n.input[1]].dims) == 3]
+    targets = {i for i, n in enumerate(graph.node) if n.op_type == "Conv" and n.input[1] in weights
+               and len(weights[n.input[1]].dims) == 3}
     if not targets:
         return 0
     graph.initializer.append(numpy_helper.from_array(np.array([2], np.int64), HEIGHT_AXIS))
-    chosen = {id(n) for n in targets}
     rewritten: set[str] = set()
     nodes = []
-    for node in graph.node:
-        if id(node) not in chosen:
+    for i, node in enumerate(graph.node):
+        if i not in targets:
             nodes.append(node)
             continue
         weight = weights[node.input[1]]
