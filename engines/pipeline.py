@@ -122,11 +122,30 @@ def buildable_targets() -> list[str]:
 
 
 TARGET_PRECISION = {"ort": "int8", "rknn": "fp16", "trt": "int8"}  # the best each backend keeps tones with
+WHY_NOT_BUILDABLE = {
+    "rknn": "rknn-toolkit2 is neither importable here nor in .venv-rknn (create it with `bash scripts/rknn_env.sh`, "
+            "or point $CANTOEDGE_RKNN_PYTHON at its interpreter)",
+    "trt": "TensorRT's Python module 'tensorrt' is not installed here (pip install 'cantoedge[trt]' on an NVIDIA "
+           "machine; JetPack ships it on a Jetson)",
+}
+
+
+def check_targets(targets: tuple[str, ...] | list[str]) -> None:
+    """Refuse, before any stage runs, a target this machine cannot build: the stages before its build (export,
+    calibration, the evaluation bundle) would otherwise run first and then fail."""
+    can = buildable_targets()
+    missing = [t for t in dict.fromkeys(targets) if t not in can]
+    if missing:
+        reasons = "; ".join(f"{t}: {WHY_NOT_BUILDABLE.get(t, 'not a target of this pipeline')}" for t in missing)
+        raise ValueError(f"cannot build {', '.join(missing)} on this machine ({reasons}); it can build "
+                         f"{', '.join(can)}")
 
 
 def plan(config: PipelineConfig) -> list[Stage]:
-    """The stages, in order."""
+    """The stages, in order (refused at once when a requested target cannot be built here)."""
     from cantoedge.export.bundle import VOICE_DIR, voice_paths
+
+    check_targets(config.targets)
 
     out = config.out
     graphs, eval_corpus = out / "voice", out / "eval-corpus"

@@ -4,6 +4,7 @@ and its report, in one resumable command (build side)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from cantoedge.runtime.enginefolder import TARGETS
@@ -26,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--eval-utterances", type=int_in(1, 500), default=16,
                    help="held-out utterances to score on, 1..500 (default 16)")
     p.add_argument("--target", action="append", choices=TARGETS, dest="targets",
-                   help="build only this target (repeatable; default: every one this machine can build)")
+                   help="build only this target (repeatable; default: every one this machine can build; one it "
+                        "cannot build is refused before any stage runs)")
     p.add_argument("--baseline", type=existing_file, default=None,
                    help="baseline to gate on (default: the committed regression/baselines/default.json when the "
                         "voice is the committed one; none with --from-scratch)")
@@ -46,8 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cantoedge.engines.pipeline import PipelineConfig, log_line, plan, run_stages, summary
+    from cantoedge.engines.pipeline import PipelineConfig, check_targets, log_line, plan, run_stages, summary
 
+    try:
+        check_targets(args.targets or ())
+    except ValueError as exc:  # an option this machine cannot honour: refused as argparse refuses a bad one
+        print(f"cantoedge pipeline: error: argument --target: {exc}", file=sys.stderr)
+        return 2
     baseline = None
     if not args.no_gate:
         baseline = Path(args.baseline) if args.baseline else (None if args.from_scratch else DEFAULT_BASELINE)

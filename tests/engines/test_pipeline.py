@@ -2,6 +2,7 @@
 a report and pass the committed baseline; rerun, every stage is skipped; a deliberately broken calibration
 fails the gate and says which metrics moved."""
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -39,9 +40,11 @@ def test_the_default_voice_passes_the_gate_resumes_and_a_broken_calibration_fail
     assert broken.returncode == 1 and "FAILED at regress" in broken.stdout
     assert "eval-corpus: skipped" in broken.stderr and "export: skipped" in broken.stderr  # only what changed ran
     table = (out / "report" / "regress.log").read_text() + broken.stderr
-    assert "REGRESSION against" in table and "| ort-int8 | vs_fp32.f0_cents.median |" in table
+    # since the MatMuls' outputs stay float, max-range PTQ of every layer misses F0 by less (3.5 cents against the
+    # 3.1 allowed here) and the tone band by far more (0.70 dB against 0.16): the gate is held on the wide margin
+    assert "REGRESSION against" in table and "| ort-int8 | vs_fp32.tone_band_db.median |" in table
     gate = json.loads((out / "report" / "report.json").read_text())["gate"]  # the page says so too
-    assert not gate["passed"] and "vs_fp32.f0_cents.median" in {r["metric"] for r in gate["regressed"]}
+    assert not gate["passed"] and "vs_fp32.tone_band_db.median" in {r["metric"] for r in gate["regressed"]}
     assert "FAILED" in (out / "report" / "report.html").read_text() and "**Gate against" in broken.stdout
     state = json.loads((out / "pipeline.json").read_text())
     assert "regress" not in state  # a failed gate is not marked done: the next run gates again
@@ -77,3 +80,21 @@ def test_bad_options_are_refused_before_any_work(tmp_path):
         proc = pipeline("--out", str(tmp_path / "b"), *args, cwd=tmp_path)
         assert proc.returncode == 2 and message in proc.stderr, proc.stderr
         assert not (tmp_path / "b").exists()
+
+
+def test_a_target_this_machine_cannot_build_is_refused_before_any_stage(tmp_path, monkeypatch):
+    from cantoedge.engines import pipeline as pipeline_module
+
+    monkeypatch.setattr(pipeline_module, "buildable_targets", lambda: ["ort"])
+    with pytest.raises(ValueError, match="cannot build rknn.*rknn_env.sh.*it can build ort"):
+        pipeline_module.plan(pipeline_module.PipelineConfig(out=tmp_path / "b", targets=("ort", "rknn")))
+    pipeline_module.plan(pipeline_module.PipelineConfig(out=tmp_path / "b", targets=("ort",)))  # buildable: planned
+    assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tensorrt") is not None,
+                    reason="TensorRT is installed here, so --target trt is buildable")
+def test_the_command_refuses_trt_without_tensorrt_and_writes_nothing(tmp_path):
+    proc = pipeline("--out", str(tmp_path / "b"), "--target", "trt", cwd=tmp_path)
+    assert proc.returncode == 2 and "--target" in proc.stderr and "tensorrt" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "b").exists()
