@@ -38,3 +38,8 @@ def test_the_command_writes_its_table_and_refuses_a_missing_folder(tiny_int8_gra
     assert {g["graph"] for g in json.loads(out.with_suffix(".json").read_text())["graphs"]} == {"decoder", "vocoder"}
     proc = subprocess.run([*cmd, "--graphs", str(tmp_path / "nowhere")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "nowhere" in proc.stderr and "Traceback" not in proc.stderr
+    built = tmp_path / "built"  # a device folder: INT8 graphs under FP32's names, and a manifest
+    built.mkdir()
+    (built / "manifest.json").write_text("{}")
+    proc = subprocess.run([*cmd, "--graphs", str(built)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "built device folder" in proc.stderr and "build/voice" in proc.stderr
