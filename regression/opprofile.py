@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 
 from cantoedge.runtime.backends.ort import OrtLoader, import_ort
-from cantoedge.runtime.enginefolder import MANIFEST_FILE
 from cantoedge.runtime.excitation import harmonic_source
 from cantoedge.runtime.graphs import DECODER, VOCODER
 from cantoedge.runtime.istft import overlap_add
@@ -70,10 +69,6 @@ def dsp_stages(voice: Voice, feeds: dict, window: VocoderWindow, repeats: int = 
 def profile_voice(graph_dir: Path, threads: int = 1, repeats: int = 30) -> tuple[list[OpProfile], dict[str, float]]:
     """Both precisions' decoder and vocoder windows (INT8 where calibrated) and the vocoder's numpy stages."""
     graph_dir = Path(graph_dir)
-    if (graph_dir / MANIFEST_FILE).exists():  # its INT8 graphs carry FP32's file names: say so, not "renamed"
-        raise ValueError(f"{graph_dir} is a built device folder (it has a {MANIFEST_FILE}); the profile reads the "
-                         "exported graphs, FP32 and INT8 side by side: give the folder `cantoedge export` and "
-                         "`cantoedge calibrate` wrote (default build/voice)")
     voice = Voice(graph_dir, "fp32", threads=threads)
     g2p = voice.frontend(PROFILE_TEXT)
     feeds, window = typical_feeds(voice, np.asarray(g2p.tokens), np.asarray(g2p.tones))

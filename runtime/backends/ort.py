@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..enginefolder import MANIFEST_FILE
 from ..graphs import GraphInfo, GraphSpec, graph_precision
 from .base import BackendMissingError, Runner, TensorMeta
 
@@ -231,6 +232,11 @@ class OrtRunner(Runner):
         allowed = (precision,) if isinstance(precision, str) else precision
         if allowed and self.precision not in allowed:
             wanted = allowed[0]
+            if (path.parent / MANIFEST_FILE).exists():  # a built folder's graphs keep plain names in any precision
+                raise ValueError(f"{path.parent} is a built device folder (it has a {MANIFEST_FILE}): this reads "
+                                 "exported graphs, <graph>.onnx and <graph>.int8.onnx side by side; give the folder "
+                                 "`cantoedge export` and `cantoedge calibrate` wrote (default build/voice), or "
+                                 "speak with the built folder through --voice (Voice.load)")
             raise ValueError(f"{path} holds an {self.precision.upper()} graph (its metadata says so), not "
                              f"{wanted.upper()}: it was copied or renamed; restore {spec.filename(wanted)} with "
                              f"`cantoedge {'export' if wanted == 'fp32' else 'calibrate'}`")

@@ -2,12 +2,14 @@
 numpy stages, reported as shares and medians (no wall-clock assertions)."""
 
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from cantoedge.regression.opprofile import profile_markdown, profile_voice
+from cantoedge.runtime.graphs import GRAPHS
 
 
 @pytest.mark.slow
@@ -40,6 +42,8 @@ def test_the_command_writes_its_table_and_refuses_a_missing_folder(tiny_int8_gra
     assert proc.returncode == 2 and "nowhere" in proc.stderr and "Traceback" not in proc.stderr
     built = tmp_path / "built"  # a device folder: INT8 graphs under FP32's names, and a manifest
     built.mkdir()
+    for spec in GRAPHS:
+        shutil.copyfile(tiny_int8_graphs / spec.filename("int8"), built / spec.filename())
     (built / "manifest.json").write_text("{}")
     proc = subprocess.run([*cmd, "--graphs", str(built)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "built device folder" in proc.stderr and "build/voice" in proc.stderr
