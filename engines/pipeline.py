@@ -122,12 +122,23 @@ def buildable_targets() -> list[str]:
 
 
 TARGET_PRECISION = {"ort": "int8", "rknn": "fp16", "trt": "int8"}  # the best each backend keeps tones with
-WHY_NOT_BUILDABLE = {
-    "rknn": "rknn-toolkit2 is neither importable here nor in .venv-rknn (create it with `bash scripts/rknn_env.sh`, "
-            "or point $CANTOEDGE_RKNN_PYTHON at its interpreter)",
-    "trt": "TensorRT's Python module 'tensorrt' is not installed here (pip install 'cantoedge[trt]' on an NVIDIA "
-           "machine; JetPack ships it on a Jetson)",
-}
+
+
+def _why_not_buildable(target: str) -> str:
+    """What the target's builder would say when it cannot start here (its own message, not a second wording)."""
+    if target == "rknn":
+        from .rknn import NO_RKNN_ENVIRONMENT
+
+        return NO_RKNN_ENVIRONMENT
+    if target == "trt":
+        from cantoedge.runtime.backends.base import BackendMissingError
+
+        return str(BackendMissingError("trt", "tensorrt", "trt"))  # what import_trt raises
+    return "not a target of this pipeline"
+
+
+class UnbuildableTarget(ValueError):
+    """A requested target whose toolkit this machine lacks (the CLI refuses it as it refuses a bad option)."""
 
 
 def check_targets(targets: tuple[str, ...] | list[str]) -> None:
@@ -136,8 +147,8 @@ def check_targets(targets: tuple[str, ...] | list[str]) -> None:
     can = buildable_targets()
     missing = [t for t in dict.fromkeys(targets) if t not in can]
     if missing:
-        reasons = "; ".join(f"{t}: {WHY_NOT_BUILDABLE.get(t, 'not a target of this pipeline')}" for t in missing)
-        raise ValueError(f"cannot build {', '.join(missing)} on this machine ({reasons}); it can build "
+        reasons = "; ".join(f"{t}: {_why_not_buildable(t)}" for t in missing)
+        raise UnbuildableTarget(f"cannot build {', '.join(missing)} on this machine ({reasons}); it can build "
                          f"{', '.join(can)}")
 
 

@@ -59,6 +59,9 @@ def settings(spec, shapes: dict[str, list[int]], quantise: bool, dtype: str, dat
             **({"int8_tensors": int8_tensors} if int8_tensors else {})}
 
 
+NO_RKNN_ENVIRONMENT = ("rknn-toolkit2 runs in its own environment: create it with `bash scripts/rknn_env.sh` "
+                       "(about 30 seconds, 1.5 GB) or set $CANTOEDGE_RKNN_PYTHON to its python")
+
 # how many of a graph's last ConvNeXt blocks a hybrid build keeps FP16 whole (README, "RKNN"): the vocoder's last
 # (its feed-forward layers int8 cost it 12 dB); the decoder's last three since the rime-filled flutter-free stage
 # (blocks 1-2 int8: tone accuracy -0.8 points, 2.99 cents; block 1: -0.3, 2.93 cents; 50 utterances; the stage
@@ -115,8 +118,7 @@ def build_rknn(graph_dir: Path, precision: str, out: Path, corpus: Path | None =
         raise ValueError(f"--rknn-dtype must be one of {', '.join(INT8_DTYPES)} (rk3588 has no w8a16)")
     python = rknn_python()
     if python is None:
-        raise RuntimeError("rknn-toolkit2 runs in its own environment: create it with `bash scripts/rknn_env.sh` "
-                           "(about 30 seconds, 1.5 GB) or set $CANTOEDGE_RKNN_PYTHON to its python")
+        raise RuntimeError(NO_RKNN_ENVIRONMENT)
     sources = find_sources(graph_dir, "fp32", qdq=False)
     feeds = calibration_feeds(graph_dir, corpus) if precision == "int8" else {}
     models = {name: onnx.load(str(path)) for name, path in sources.graphs.items()}

@@ -48,19 +48,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cantoedge.engines.pipeline import PipelineConfig, check_targets, log_line, plan, run_stages, summary
+    from cantoedge.engines.pipeline import PipelineConfig, UnbuildableTarget, log_line, plan, run_stages, summary
 
-    try:
-        check_targets(args.targets or ())
-    except ValueError as exc:  # an option this machine cannot honour: refused as argparse refuses a bad one
-        print(f"cantoedge pipeline: error: argument --target: {exc}", file=sys.stderr)
-        return 2
     baseline = None
     if not args.no_gate:
         baseline = Path(args.baseline) if args.baseline else (None if args.from_scratch else DEFAULT_BASELINE)
     config = PipelineConfig(Path(args.out), args.eval_utterances, tuple(args.targets or ()), baseline,
                             args.from_scratch, Path(args.corpus), args.calibration, not args.no_fallback,
                             args.repeats, args.quiet)
-    result = run_stages(plan(config), config.out, log_line, force=args.force)
+    try:
+        stages = plan(config)
+    except UnbuildableTarget as exc:  # an option this machine cannot honour: refused as argparse refuses a bad one
+        print(f"cantoedge pipeline: error: argument --target: {exc}", file=sys.stderr)
+        return 2
+    result = run_stages(stages, config.out, log_line, force=args.force)
     print(summary(result, config))
     return 1 if result.failed else 0
