@@ -59,7 +59,7 @@ def test_a_damaged_cache_entry_is_rebuilt_and_the_voice_still_speaks(cache, monk
     assert sorted(calls) == [False, False, True]  # that graph optimised again, the other two from the cache
     # written again, whole: the next start reads all three from the cache and speaks the same samples (not
     # always the same bytes: onnxruntime names the NCHWc reorder nodes around 2-D convolutions in no fixed order)
-    assert entry.read_bytes() != good[: len(good) // 3] and abs(entry.stat().st_size - len(good)) < 1024
+    assert abs(entry.stat().st_size - len(good)) < 1024
     calls.clear()
     np.testing.assert_array_equal(Voice.load(bundled_voice_dir(), threads=1).speak(TEXT).audio, reference)
     assert calls == [False, False, False]
