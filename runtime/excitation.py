@@ -120,7 +120,10 @@ def _harmonic_rows(spacing: np.ndarray, phase: np.ndarray, bins: int) -> np.ndar
     """Voiced frames' harmonic spacing (bins) and phase (R,) -> their source spectra (R, bins) complex64, in this
     thread's scratch arrays (valid until its next call)."""
     nyquist = (bins - 1) / spacing
-    top = int(nyquist.max()) + 2
+    # harmonics 0 .. the last below Nyquist, then two zero ones: the bins' float32 floor(bin / spacing) can
+    # round up to the first harmonic past Nyquist, whose neighbour above (shift 1) must still be in this row
+    # (with one, such an F0 read the next row's zero harmonic or, on the last row, raised IndexError)
+    top = int(nyquist.max()) + 3
     step = np.repeat(np.exp(1j * phase)[:, None], top, axis=1)
     step[:, 0] = 1.0
     harmonic = np.cumprod(step, axis=1)  # e^{ik·phase}, k = 0 .. top - 1
@@ -159,7 +162,9 @@ def _harmonic_rows(spacing: np.ndarray, phase: np.ndarray, bins: int) -> np.ndar
         if singular:
             gain[small] = np.where(np.abs(d[small]) < 0.5, 1.0, 0.5)
         out = acc if shift == 0 else term
-        np.take(table, index, out=out)
+        # every index lies inside its row (top, above), so nothing is clipped; the default mode ("raise")
+        # buffers ``out``: 0.5 ms more for a 186-frame window here (1.9 against 1.4)
+        np.take(table, index, out=out, mode="clip")
         out *= gain
     acc += term
     acc[:, 1::2] *= -1  # the frame starts n_fft/2 before its centre: phase - π·bin

@@ -88,6 +88,36 @@ def test_harmonic_source_is_the_stft_of_a_harmonic_series(f0_hz):
     assert np.abs(ours).max() < 1.3  # bounded: what INT8 needs
 
 
+def _float32_f0_at_nyquist_edge(lowest: float = 50.0, highest: float = 300.0) -> list[np.float32]:
+    """F0s (float32, as the decoder gives them) whose last harmonic below Nyquist sits so close to it that a
+    bin's float32 floor(bin / spacing) rounds up past it."""
+    found = []
+    for n in range(int(SR / 2 / highest), int(SR / 2 / lowest)):
+        centre = np.float32(SR / 2 / n)
+        found += [f0 for f0 in centre + np.arange(-50, 50, dtype=np.float32) * np.spacing(centre)
+                  if _rounds_past_nyquist(f0)][:1]
+    return found
+
+
+def _rounds_past_nyquist(f0: np.float32) -> bool:
+    bins, spacing = AUDIO.n_fft // 2 + 1, float(f0) * AUDIO.n_fft / SR
+    below = int((bins - 1) / spacing)  # the last harmonic below Nyquist
+    return np.floor(np.float32(bins - 1) / np.float32(spacing)) > below
+
+
+def test_harmonic_source_takes_an_f0_whose_last_harmonic_grazes_nyquist():
+    """Such F0s (77 of the harmonic counts between 50 and 300 Hz have one, 245.00002 Hz among them) read past
+    their row of harmonics: the next frame's, or on the last voiced frame an IndexError mid-synthesis."""
+    edges = _float32_f0_at_nyquist_edge()
+    assert len(edges) > 20
+    for f0 in edges:
+        last = harmonic_source(np.array([90.0, f0], np.float32), np.array([0.4, 1.3], np.float32))
+        first = harmonic_source(np.array([f0, 90.0], np.float32), np.array([1.3, 0.4], np.float32))
+        for a, b in zip(last, first):  # the frame's spectrum, wherever it sits in the block
+            np.testing.assert_array_equal(a[1], b[0])
+            assert np.abs(a[1]).max() < 1.3
+
+
 def test_harmonic_source_is_silent_where_unvoiced_and_keeps_batch_shape():
     f0 = np.array([[0.0, 120.0, 0.0, 180.0]])
     real, imag = harmonic_source(f0, excitation_phase(f0[0])[None])
