@@ -15,6 +15,7 @@ Readings chosen (documented in the README):
   with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1); mixed tokens split where their case
   changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows them whole, and
   hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
+- accented Latin letters are read as their base letters (café as cafe, Straße as Strasse);
 - emoji, symbols without a reading and control characters are dropped; punctuation becomes pauses.
 """
 
@@ -223,9 +224,30 @@ def _expand_numbers(text: str) -> str:
     return text
 
 
+# Latin letters that no decomposition turns into ASCII ones
+_LATIN_LETTERS = {"ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D",
+                  "ł": "l", "Ł": "L", "ı": "i", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"}
+_ACCENTED_LATIN = re.compile("[\u00c0-\u024f\u1e00-\u1eff]")  # Latin-1 Supplement letters to Latin Extended
+
+
+def fold_latin(text: str) -> str:
+    """Accented Latin letters as their base letters (café -> cafe, Straße -> Strasse), so that English words
+    written with them are read as words rather than losing the letter; other scripts are left as they are."""
+    def base(m: re.Match[str]) -> str:
+        ch = m.group()
+        if ch in _LATIN_LETTERS:
+            return _LATIN_LETTERS[ch]
+        parts = unicodedata.normalize("NFD", ch)
+        if parts[0].isascii() and parts[0].isalpha() and all(unicodedata.combining(c) for c in parts[1:]):
+            return parts[0]
+        return ch
+
+    return _ACCENTED_LATIN.sub(base, text)
+
+
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
-    text = unicodedata.normalize("NFKC", text)
+    text = fold_latin(unicodedata.normalize("NFKC", text))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in _MARK_KIND and ch != _END)

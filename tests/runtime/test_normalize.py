@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cantoedge.runtime.normalize import normalize
+from cantoedge.runtime.normalize import fold_latin, normalize
 from cantoedge.runtime.numbers import read_decimal, read_integer
 
 
@@ -54,6 +54,18 @@ def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
 def test_latin_letters_are_spelled_with_hong_kong_letter_names():
     segments, _ = normalize("OK")
     assert [(s.text, s.jyutping) for s in segments] == [("O", ("ou1",)), ("K", ("kei1",))]
+
+
+@pytest.mark.parametrize("text, folded", [("café", "cafe"), ("naïve résumé", "naive resume"), ("Straße", "Strasse"),
+                                          ("Œuvre", "OEuvre"), ("ÀÉ", "AE")])
+def test_accented_latin_letters_are_read_as_their_base_letters(text, folded):
+    segments, dropped = normalize(text)
+    assert dropped == []
+    assert [(s.text, s.jyutping) for s in segments] == [(s.text, s.jyutping) for s in normalize(folded)[0]]
+
+
+def test_folding_leaves_other_scripts_alone():
+    assert fold_latin("한국어 русский ελληνικά 你好") == "한국어 русский ελληνικά 你好"
 
 
 def test_emoji_and_control_characters_are_dropped_silently():
