@@ -34,6 +34,7 @@ from .synth import Voice
 
 FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm", "flac": "audio/flac"}  # pcm: raw 16-bit LE mono, 22,050 Hz
 ELEVENLABS_FORMATS = {"pcm_22050": "audio/pcm", "wav_22050": "audio/wav"}  # the voice's own rate only
+ELEVENLABS_MODES = ("", "stream", "with-timestamps")  # /v1/text-to-speech/{voice_id}[/mode]
 MODEL_ID = "cantoedge-yue"
 
 
@@ -122,7 +123,7 @@ def parse_speech_request(body: bytes, settings: ServerSettings) -> tuple[str, st
     data = json_object(body, settings)
     text = text_field(data, "input", settings)
     fmt = data.get("response_format", "wav")
-    if fmt not in FORMATS:
+    if not isinstance(fmt, str) or fmt not in FORMATS:
         raise ApiError(422, f"'response_format' must be one of {', '.join(FORMATS)}, got {fmt!r}")
     return text, fmt, speed_config(data.get("speed", 1.0), "speed")
 
@@ -131,7 +132,10 @@ def parse_elevenlabs_request(body: bytes, settings: ServerSettings) -> tuple[str
     """ElevenLabs' request: ``text`` and optional ``voice_settings.speed`` (model_id is accepted, not used)."""
     data = json_object(body, settings)
     text = text_field(data, "text", settings)
-    return text, speed_config((data.get("voice_settings") or {}).get("speed", 1.0), "voice_settings.speed")
+    voice_settings = data.get("voice_settings") or {}
+    if not isinstance(voice_settings, dict):
+        raise ApiError(422, f"'voice_settings' must be an object, got {voice_settings!r}")
+    return text, speed_config(voice_settings.get("speed", 1.0), "voice_settings.speed")
 
 
 def character_alignment(graphemes: list[str], syllables: list) -> dict:
@@ -260,6 +264,9 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         """/v1/text-to-speech/{voice_id}[/stream|/with-timestamps] in the shapes the ElevenLabs API uses."""
         started, mode = time.perf_counter(), request.path_params.get("mode", "")
         try:
+            if mode not in ELEVENLABS_MODES:
+                raise ApiError(404, f"no endpoint /v1/text-to-speech/{{voice_id}}/{mode}: the modes are "
+                                    f"{', '.join(m for m in ELEVENLABS_MODES if m)}", "not_found_error")
             fmt = request.query_params.get("output_format", "pcm_22050")
             if fmt not in ELEVENLABS_FORMATS:
                 raise ApiError(422, f"output_format must be one of {', '.join(ELEVENLABS_FORMATS)}, got {fmt!r}")

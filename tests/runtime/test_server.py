@@ -141,6 +141,8 @@ def test_a_client_that_disconnects_mid_stream_stops_its_work_and_others_are_serv
     ({"model": "m", "input": "你好", "voice": "v", "speed": 0}, 422, "speed"),
     ({"model": "m", "input": "你好", "voice": "v", "speed": -1}, 422, "speed"),
     ({"model": "m", "input": "你" * 2001, "voice": "v"}, 422, "limit is 2000"),
+    ({"model": "m", "input": "你好", "voice": "v", "response_format": ["wav"]}, 422, "response_format"),
+    ({"model": "m", "input": "你好", "voice": "v", "response_format": {"a": 1}}, 422, "response_format"),
 ])
 def test_bad_requests_get_a_clear_json_error(server, body, status, says):
     url, _ = server
@@ -232,6 +234,11 @@ def test_elevenlabs_shaped_endpoints(server, reference):
     slow = httpx.post(f"{url}/v1/text-to-speech/yue", json={**body, "voice_settings": {"speed": 9}}, headers=auth)
     assert slow.status_code == 422 and "speed" in slow.json()["error"]["message"]
     assert httpx.post(f"{url}/v1/text-to-speech/yue", json={"text": ""}, headers=auth).status_code == 422
+    for settings in ("fast", -1, [1]):  # not an object: a clear 422, where it was a 500
+        r = httpx.post(f"{url}/v1/text-to-speech/yue", json={**body, "voice_settings": settings}, headers=auth)
+        assert r.status_code == 422 and "voice_settings" in r.json()["error"]["message"]
+    r = httpx.post(f"{url}/v1/text-to-speech/yue/sing", json=body, headers=auth)
+    assert r.status_code == 404 and "stream" in r.json()["error"]["message"]
 
 
 def test_flac_streams_and_decodes_to_the_same_samples(server, reference):
