@@ -11,13 +11,16 @@ SPEED_MIN, SPEED_MAX = 0.25, 4.0  # speaking rate, durations divided by it (Open
 
 def check_speed(speed: float) -> float:
     """The speaking rate, or a ValueError naming the valid range (0.01 made 20 minutes of 60 characters)."""
-    if not isinstance(speed, int | float) or not math.isfinite(speed) or not SPEED_MIN <= speed <= SPEED_MAX:
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
+            or not SPEED_MIN <= speed <= SPEED_MAX:
         raise ValueError(f"speed must be within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
     return float(speed)
 
 
 def check_text(text: str) -> str:
     """Text within MAX_TEXT_CHARS, refused before the frontend spends time on it."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
     if len(text) > MAX_TEXT_CHARS:
         raise ValueError(f"text is {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,} (split it)")
     return text

@@ -30,7 +30,8 @@ class SynthesisConfig:
         check_speed(self.speed)
         for name, (lo, hi) in (("pitch_shift", PITCH_SHIFT_RANGE), ("volume", VOLUME_RANGE)):
             value = getattr(self, name)
-            if not isinstance(value, int | float) or not math.isfinite(value) or not lo <= value <= hi:
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                    or not lo <= value <= hi:
                 raise ValueError(f"{name} must be within {lo:g}..{hi:g}, got {value!r}")
 
     @property

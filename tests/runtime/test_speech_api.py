@@ -84,7 +84,8 @@ def test_synthesize_wav_writes_a_file_or_a_stream(voice, tmp_path):
 
 
 @pytest.mark.parametrize("kwargs", [{"speed": 0}, {"speed": 9}, {"pitch_shift": 13}, {"pitch_shift": float("nan")},
-                                    {"volume": -1}, {"volume": 5}])
+                                    {"volume": -1}, {"volume": 5}, {"pitch_shift": True}, {"speed": True},
+                                    {"volume": "1"}])
 def test_bad_settings_are_refused_with_their_range(kwargs):
     with pytest.raises(ValueError, match=r"must be within"):
         SynthesisConfig(**kwargs)
