@@ -8,7 +8,7 @@ Readings chosen (documented in the README):
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒;
-- money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, 100蚊 as written;
+- money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
@@ -137,6 +137,8 @@ def _money(m: re.Match[str]) -> str:
     prefix, whole, frac = m.group(1), m.group(2).replace(",", ""), (m.group(3) or "")[1:]
     if prefix.upper().startswith("HK") or prefix == "港幣":
         return read_decimal(whole + ("." + frac.rstrip("0") if frac.rstrip("0") else "")) + "港元"
+    if len(frac) > 2:  # finer than a cent (a penny stock's $0.375): the decimal, then the unit
+        return read_decimal(whole + "." + frac) + "蚊"
     text = (_count(int(whole)) + "蚊") if int(whole) or not frac else ""
     frac = (frac + "00")[:2]
     if frac[0] != "0":
@@ -198,7 +200,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     """The rewrite rules for numbers, dates, times and money, in order. Every one needs a decimal digit, so they
     are compiled for the first text that has one (compiling took 2 ms of every `say`'s start)."""
     return [
-        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(?!\d)", re.I), _marked("number", _money)),
+        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", _money)),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
          _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
