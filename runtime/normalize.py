@@ -9,6 +9,9 @@ Readings chosen (documented in the README):
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒;
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
+- multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k, M, B/bn);
+- floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
+- a dash or tilde between numbers is a range: 5-6個 -> 五至六個; a dash after a Han character is a minus (氣溫-5度);
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
@@ -135,7 +138,7 @@ def _is_ignorable(ch: str) -> bool:
 
 def _money(m: re.Match[str]) -> str:
     prefix, whole, frac = m.group(1), m.group(2).replace(",", ""), (m.group(3) or "")[1:]
-    if prefix.upper().startswith("HK") or prefix == "港幣":
+    if _is_hk_dollars(prefix):
         return read_decimal(whole + ("." + frac.rstrip("0") if frac.rstrip("0") else "")) + "港元"
     if len(frac) > 2:  # finer than a cent (a penny stock's $0.375): the decimal, then the unit
         return read_decimal(whole + "." + frac) + "蚊"
@@ -195,11 +198,42 @@ def _integer(m: re.Match[str]) -> str:
     return read_integer(value)
 
 
+# Multipliers written after a number in Hong Kong text ($30K a month, $1.5M, HK$2B): K or k a thousand, M a million
+# (a lower-case m is metres), B or bn a billion.
+SCALES = {"k": 10**3, "m": 10**6, "b": 10**9, "bn": 10**9}
+# Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
+UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
+         "g": "克", "L": "公升"}
+
+
+def _is_hk_dollars(prefix: str) -> bool:
+    return prefix.upper().startswith("HK") or prefix == "港幣"
+
+
+def _scaled(m: re.Match[str]) -> str:
+    """$1.5M -> 一百五十萬蚊, 30K -> 三萬: the number times its multiplier, then the currency if written."""
+    from decimal import Decimal
+
+    prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
+    value = Decimal(number) * SCALES[scale]
+    if value == value.to_integral_value():
+        text = read_integer(int(value))
+    else:
+        text = read_decimal(format(value.normalize(), "f"))
+    return text + (("港元" if _is_hk_dollars(prefix) else "蚊") if prefix else "")
+
+
 @cache
 def number_rules() -> list[tuple[re.Pattern[str], object]]:
     """The rewrite rules for numbers, dates, times and money, in order. Every one needs a decimal digit, so they
     are compiled for the first text that has one (compiling took 2 ms of every `say`'s start)."""
+    units = "|".join(sorted(UNITS, key=len, reverse=True))
     return [
+        # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
+        (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
+        (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        (re.compile(r"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|BN)(?![A-Za-z])"),
+         _marked("number", _scaled)),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", _money)),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
          _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
@@ -208,12 +242,19 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
         (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
          _marked("number", lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3)))),
+        # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
+        (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
+        (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
+        (re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
+         lambda m: m.group(1) + UNITS[m.group(2)]),
+        # a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 10%-20% -> 百分之十至百分之二十
+        (re.compile(r"(?<=[\d%])\s?[-–~～]\s?(?=\d)"), lambda m: "至"),
         (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
          _marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
         (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
          _marked("number", lambda m: read_decimal(m.group(0)))),
-        (re.compile(r"(?:(?<=^)|(?<=[\s(（]))-(?=\d)"), lambda m: "負"),
+        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
         (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), _marked("number", _integer)),
     ]
 
@@ -247,13 +288,16 @@ def fold_latin(text: str) -> str:
     return _ACCENTED_LATIN.sub(base, text)
 
 
+_GROUND_FLOOR = re.compile(r"(?<![A-Za-z])G/F(?![A-Za-z])")  # a Hong Kong address's ground floor: 地下
+
+
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = fold_latin(unicodedata.normalize("NFKC", text))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in _MARK_KIND and ch != _END)
-    text = _expand_numbers(text)
+    text = _expand_numbers(_GROUND_FLOOR.sub("地下", text))
     segments: list[Segment] = []
     han: list[str] = []
     source = ""  # inside a rewritten number or date

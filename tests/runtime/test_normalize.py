@@ -42,6 +42,13 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("+852 9123 4567", "八五二九一二三四五六七"),
     ("1,000,000人", "一百萬人"),
     ("-3度", "負三度"),
+    # Hong Kong text: temperatures, multipliers, floors, ordinals, units, ranges
+    ("30℃", "三十度"), ("氣溫-5°C", "氣溫負五度"), ("80°F", "華氏八十度"),
+    ("$1.5M", "一百五十萬蚊"), ("人工30K", "人工三萬"), ("HK$2B", "二十億港元"), ("hk$10k", "一萬港元"),
+    ("12/F", "十二樓"), ("2/F", "二樓"), ("G/F", "地下"),
+    ("1st", "第一"), ("2nd", "第二"), ("23rd", "第二十三"),
+    ("5km", "五公里"), ("0.5kg", "零點五公斤"), ("2m", "兩米"), ("500ml", "五百毫升"),
+    ("5-6個人", "五至六個人"), ("10%-20%", "百分之十至百分之二十"), ("20~25度", "二十至二十五度"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -64,6 +71,13 @@ def test_accented_latin_letters_are_read_as_their_base_letters(text, folded):
     segments, dropped = normalize(text)
     assert dropped == []
     assert [(s.text, s.jyutping) for s in segments] == [(s.text, s.jyutping) for s in normalize(folded)[0]]
+
+
+@pytest.mark.parametrize("text", ["5G", "3D", "10mins", "COVID-19"])
+def test_letters_after_a_number_that_are_not_units_or_multipliers_stay_letters(text):
+    segments, _ = normalize(text)
+    assert any(s.source in ("spelled", "english", "letter-to-sound") for s in segments)
+    assert not any(ch in "".join(s.text for s in segments) for ch in "米克千萬億")
 
 
 def test_folding_leaves_other_scripts_alone():
