@@ -212,10 +212,12 @@ def _is_hk_dollars(prefix: str) -> bool:
 
 def _scaled(m: re.Match[str]) -> str:
     """$1.5M -> 一百五十萬蚊, 30K -> 三萬: the number times its multiplier, then the currency if written."""
-    from decimal import Decimal
+    from decimal import Decimal, localcontext
 
     prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
-    value = Decimal(number) * SCALES[scale]
+    with localcontext() as exact:
+        exact.prec = len(number) + 10  # every digit kept, however long the number (the default keeps 28)
+        value = Decimal(number) * SCALES[scale]
     if value == value.to_integral_value():
         text = read_integer(int(value))
     else:
