@@ -45,6 +45,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # Hong Kong text: temperatures, multipliers, floors, ordinals, units, ranges
     ("30℃", "三十度"), ("氣溫-5°C", "氣溫負五度"), ("80°F", "華氏八十度"),
     ("$1.5M", "一百五十萬蚊"), ("人工30K", "人工三萬"), ("HK$2B", "二十億港元"), ("hk$10k", "一萬港元"),
+    ("3bn", "三十億"), ("3B室", "三[B]室"),
     ("12/F", "十二樓"), ("2/F", "二樓"), ("G/F", "地下"),
     ("1st", "第一"), ("2nd", "第二"), ("23rd", "第二十三"),
     ("5km", "五公里"), ("0.5kg", "零點五公斤"), ("2m", "兩米"), ("500ml", "五百毫升"),
