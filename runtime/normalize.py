@@ -198,8 +198,8 @@ def _integer(m: re.Match[str]) -> str:
     return read_integer(value)
 
 
-# Multipliers written after a number in Hong Kong text ($30K a month, $1.5M, HK$2B): K or k a thousand, M a million
-# (a lower-case m is metres), bn a billion, and B a billion after a currency (Flat 3B is a flat).
+# Multipliers written after a number in Hong Kong text ($30K a month, $1.5M, HK$2B): K or k a thousand, bn a billion,
+# and M a million and B a billion after a currency or a fraction (3M is a brand, Flat 3B a flat, 5m five metres).
 SCALES = {"k": 10**3, "m": 10**6, "b": 10**9, "bn": 10**9}
 # Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
 UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
@@ -215,8 +215,8 @@ def _scaled(m: re.Match[str]) -> str:
     from decimal import Decimal, localcontext
 
     prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
-    if scale == "b" and not prefix:
-        return m.group(0)  # a flat or room (Flat 3B), not three billion: B needs a currency, bn does not
+    if scale in ("m", "b") and not prefix and "." not in number:
+        return m.group(0)  # a brand or a flat (3M, Flat 3B): M and B need a currency or a fraction, K and bn do not
     with localcontext() as exact:
         exact.prec = len(number) + 10  # every digit kept, however long the number (the default keeps 28)
         value = Decimal(number) * SCALES[scale]
