@@ -9,7 +9,8 @@ Readings chosen (documented in the README):
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒;
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
-- multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k, M, B/bn);
+- multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
+  currency or a fraction: 3M口罩 and Flat 3B keep their letters);
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個; a dash after a Han character is a minus (氣溫-5度);
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
