@@ -20,6 +20,7 @@ Readings chosen (documented in the README):
   changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows them whole, and
   hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse);
+- addresses: @ is the word at, the dots of www.google.com are said dot;
 - emoji, symbols without a reading and control characters are dropped; punctuation becomes pauses.
 """
 
@@ -50,7 +51,7 @@ PUNCTUATION_PAUSES: dict[str, str] = {
 }
 # Brackets and quotes carry no sound; they are dropped without a warning.
 SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|")
-SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "℃": "度", "%": "%"}
+SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "%": "%"}  # (NFKC writes ℃ as °C)
 _NO_TWO_BEFORE = set("月日號樓期")
 
 
@@ -293,6 +294,14 @@ def fold_latin(text: str) -> str:
     return _ACCENTED_LATIN.sub(base, text)
 
 
+def _is_address_dot(text: str, i: int) -> bool:
+    """The dot of a web or email address (www.google.com, gmail.com), said "dot": between two letters or digits
+    with a word of at least two letters after it (e.g. and a.m. keep their full stops)."""
+    before, after = text[max(i - 2, 0): i], text[i + 1: i + 3]
+    return (len(before) == 2 and before.isascii() and before.isalnum() and len(after) == 2 and after.isascii()
+            and after.isalpha())
+
+
 _GROUND_FLOOR = re.compile(r"(?<![A-Za-z])G/F(?![A-Za-z])")  # a Hong Kong address's ground floor: 地下
 
 
@@ -340,13 +349,16 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             segments.extend(latin_token(text[i:j]))
             i = j
             continue
+        elif ch == "." and _is_address_dot(text, i):
+            flush()
+            segments.extend(latin_token("dot"))
         elif ch in PUNCTUATION_PAUSES:
             pause(PUNCTUATION_PAUSES[ch])
         elif ch in SYMBOL_READINGS and ch != "%":
             reading = SYMBOL_READINGS[ch]
-            if reading.isascii():
+            if reading.isascii():  # @ is said as the English word (et1), as in an email address
                 flush()
-                segments.extend(spelled(reading))
+                segments.extend(latin_token(reading))
             else:
                 han.append(reading)
         elif ch.isspace() or ch in SILENT_MARKS or _is_ignorable(ch):

@@ -81,6 +81,12 @@ def test_letters_after_a_number_that_are_not_units_or_multipliers_stay_letters(t
     assert not any(ch in "".join(s.text for s in segments) for ch in "米克千萬億")
 
 
+def test_web_and_email_addresses_are_said_with_dot_and_at():
+    said = [s.text for s in normalize("abc@gmail.com，www.google.com")[0] if s.kind == "reading"]
+    assert said == ["abc", "at", "gmail", "dot", "com", "W", "W", "W", "dot", "google", "dot", "com"]
+    assert "dot" not in [s.text for s in normalize("e.g. a.m. 好。OK 佢話ok.我知 No.1")[0]]
+
+
 def test_folding_leaves_other_scripts_alone():
     assert fold_latin("한국어 русский ελληνικά 你好") == "한국어 русский ελληνικά 你好"
 
