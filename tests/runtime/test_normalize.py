@@ -87,6 +87,20 @@ def test_web_and_email_addresses_are_said_with_dot_and_at():
     assert "dot" not in [s.text for s in normalize("e.g. a.m. 好。OK 佢話ok.我知 No.1")[0]]
 
 
+@pytest.mark.parametrize("text, word", [("I don't know", "don't"), ("McDonald's", "McDonald's"),
+                                        ("I’m OK", "I'm"), ("don`t", "don't")])
+def test_words_with_an_apostrophe_are_read_whole(text, word):
+    segments, dropped = normalize(text)
+    assert dropped == []
+    found = [s for s in segments if s.text == word]
+    assert found and found[0].source == "english"  # CMUdict has it, apostrophe and all
+
+
+def test_quotes_around_words_are_still_silent():
+    assert [s.text for s in normalize("佢話'OK'")[0]] == ["佢話", "O", "K"]
+    assert [s.text for s in normalize("Blorp's")[0]] == ["Blorps"]  # not in CMUdict: read without it
+
+
 def test_folding_leaves_other_scripts_alone():
     assert fold_latin("한국어 русский ελληνικά 你好") == "한국어 русский ελληνικά 你好"
 
