@@ -7,7 +7,8 @@ Readings chosen (documented in the README):
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
-- times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒;
+- times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
+  晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm);
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
@@ -182,7 +183,22 @@ def _separated_numbers(text: str) -> str:
 
 
 def _time(m: re.Match[str]) -> str:
-    hour, minute, second = int(m.group(1)), int(m.group(2)), m.group(3)
+    return _clock(int(m.group(1)), int(m.group(2)), m.group(3))
+
+
+def _twelve_hour(m: re.Match[str]) -> str:
+    """9am -> 上午九點, 7:30pm -> 晚上七點半: the part of the day as Cantonese says it, then the clock time."""
+    hour, minute, pm = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower() == "p"
+    if not 1 <= hour <= 12:
+        return m.group(0)
+    if pm:
+        part = "中午" if hour == 12 else "下午" if hour <= 6 else "晚上"
+    else:
+        part = "凌晨" if hour == 12 or hour < 6 else "上午"
+    return part + _clock(hour, minute, None)
+
+
+def _clock(hour: int, minute: int, second: str | None) -> str:
     text = _count(hour) + "點"
     if minute == 30 and not second:
         text += "半"
@@ -250,6 +266,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
          _marked("date", lambda m: _date(m, m.group(3), m.group(2), m.group(1), "號"))),
+        (re.compile(r"(?<![\d:])(\d{1,2})(?::([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
+         _marked("number", _twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
         (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
          _marked("number", lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3)))),
@@ -258,8 +276,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
         (re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
-        # a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 10%-20% -> 百分之十至百分之二十
-        (re.compile(r"(?<=[\d%])\s?[-–~～]\s?(?=\d)"), lambda m: "至"),
+        # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
+        (re.compile(r"(?<=[\d%\ue00f])\s?[-–~～]\s?(?=[\d\ue000])"), lambda m: "至"),
         (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
          _marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),

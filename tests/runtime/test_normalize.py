@@ -50,6 +50,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("1st", "第一"), ("2nd", "第二"), ("23rd", "第二十三"),
     ("5km", "五公里"), ("0.5kg", "零點五公斤"), ("2m", "兩米"), ("500ml", "五百毫升"),
     ("5-6個人", "五至六個人"), ("10%-20%", "百分之十至百分之二十"), ("20~25度", "二十至二十五度"),
+    ("9am-6pm", "上午九點至下午六點"), ("7:30pm", "晚上七點半"), ("12pm", "中午十二點"), ("12am", "凌晨十二點"),
+    ("2 p.m.", "下午兩點"), ("10:00-12:00", "十點至十二點"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
