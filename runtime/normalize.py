@@ -85,7 +85,8 @@ def _marked(kind: str, repl):
 
 
 def spelled(letters: str) -> list[Segment]:
-    return [Segment("reading", ch.upper(), LETTER_READINGS[ch.lower()], "spelled") for ch in letters]
+    return [Segment("reading", ch.upper(), LETTER_READINGS[ch.lower()], "spelled") for ch in letters
+            if ch.lower() in LETTER_READINGS]  # an apostrophe inside (H'S) is not spelled
 
 
 def latin_token(token: str) -> list[Segment]:

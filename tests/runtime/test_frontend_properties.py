@@ -11,8 +11,9 @@ from cantoedge.runtime.jyutping import TONES, parse_syllable
 
 # The characters the normaliser has rules for, so that the draws hit its corners (numbers, dates, money,
 # times, ordinals, punctuation runs, letters) and not only random code points.
-TRICKY = list("0123456789第次個月日年號.,:-/%$+&=@°℃HKhkOKabcxyz 　，。？！、…「」（）\t\n") + [
-    "你", "好", "詩", "史", "試", "時", "市", "事", "蚊", "港幣", "😀", "\u200b", "\ufe0f", "𠀋", "Ａ", "１"]
+TRICKY = list("0123456789第次個月日年號.,:-/%$+&=@°℃HKhkOKabcxyz 　，。？！、…「」（）\t\n'’~é") + [
+    "你", "好", "詩", "史", "試", "時", "市", "事", "蚊", "港幣", "😀", "\u200b", "\ufe0f", "𠀋", "Ａ", "１",
+    "am", "pm", "/F", "G/F", "km", "M", "bn", "st", "www", "com"]
 
 TEXT = st.one_of(st.text(max_size=40), st.lists(st.sampled_from(TRICKY), max_size=30).map("".join))
 
