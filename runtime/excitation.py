@@ -198,6 +198,13 @@ def mix_source(log_magnitude, noise_phase, share, voiced, source_real, source_im
     phase of the noise part, the harmonic share of each bin — with the harmonic source (..., T, bins) on the
     voiced (..., T) frames. ``xp``: numpy on the device, torch in training, so the two are one formula.
     ``noise_offset`` (..., T, bins): added to the noise phase (``unvoiced_noise_phase``)."""
+    arrays = (log_magnitude, noise_phase, share, source_real, source_imag, noise_offset)
+    if xp is np and all(a is None or (isinstance(a, np.ndarray) and a.dtype == np.float32) for a in arrays):
+        return _mix_in_place(log_magnitude, noise_phase, share, voiced, source_real, source_imag, noise_offset)
+    return _mix_formula(log_magnitude, noise_phase, share, voiced, source_real, source_imag, xp, noise_offset)
+
+
+def _mix_formula(log_magnitude, noise_phase, share, voiced, source_real, source_imag, xp, noise_offset):
     magnitude = xp.exp(log_magnitude.clip(max=MAX_LOG_MAGNITUDE))
     if noise_offset is not None:
         noise_phase = noise_phase + noise_offset
@@ -205,3 +212,26 @@ def mix_source(log_magnitude, noise_phase, share, voiced, source_real, source_im
     real = share * source_real + (1 - share) * xp.cos(noise_phase)
     imag = share * source_imag + (1 - share) * xp.sin(noise_phase)
     return magnitude * real, magnitude * imag
+
+
+def _mix_in_place(log_magnitude, noise_phase, share, voiced, source_real, source_imag, noise_offset):
+    """``_mix_formula`` for the device's float32 numpy arrays, the same operations in the same order (the same
+    bits, tested) in this thread's scratch arrays: the formula's ten fresh (T, bins) temporaries page-faulted
+    on every window (0.87 ms a 131-frame window here, against 0.26 in place)."""
+    shape = log_magnitude.shape
+    magnitude, phase, voiced_share, rest, term = (scratch(f"mix.{name}", shape, np.float32)
+                                                  for name in ("magnitude", "phase", "share", "rest", "term"))
+    np.exp(np.minimum(log_magnitude, np.float32(MAX_LOG_MAGNITUDE), out=magnitude), out=magnitude)
+    if noise_offset is not None:
+        np.add(noise_phase, noise_offset, out=phase)
+    else:
+        np.copyto(phase, noise_phase)
+    np.multiply(share, np.asarray(voiced)[..., None], out=voiced_share)
+    np.subtract(np.float32(1), voiced_share, out=rest)
+    out = []
+    for source, wave in ((source_real, np.cos), (source_imag, np.sin)):
+        part = np.multiply(voiced_share, source)
+        part += np.multiply(rest, wave(phase, out=term), out=term)
+        part *= magnitude
+        out.append(part)
+    return out[0], out[1]

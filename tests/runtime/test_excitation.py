@@ -171,6 +171,25 @@ def test_mix_source_is_one_formula_in_numpy_and_torch():
     np.testing.assert_allclose(magnitude[:, 1], np.exp(np.minimum(log_magnitude[:, 1], 6.0)), rtol=1e-5)
 
 
+def test_the_devices_in_place_mix_gives_the_formulas_bits():
+    """The device's float32 mix runs in scratch arrays; it must be the same arithmetic as the formula training
+    shares, bit for bit, with and without the noise offset, and leave its outputs to the caller."""
+    from cantoedge.runtime.excitation import _mix_formula
+
+    rng = np.random.default_rng(5)
+    for shape in [(131, AUDIO.n_fft // 2 + 1), (2, 5, AUDIO.n_fft // 2 + 1)]:
+        log_magnitude, noise_phase, share, real, imag, offset = (
+            rng.normal(-2, 3, shape).astype(np.float32) for _ in range(6))
+        voiced = rng.random(shape[:-1]) > 0.3
+        for noise_offset in (None, offset):
+            fast = mix_source(log_magnitude, noise_phase, share, voiced, real, imag, noise_offset=noise_offset)
+            plain = _mix_formula(log_magnitude, noise_phase, share, voiced, real, imag, np, noise_offset)
+            for a, b in zip(fast, plain):
+                np.testing.assert_array_equal(a, b)
+        again = mix_source(log_magnitude, noise_phase, share, voiced, real, imag)
+        assert not np.shares_memory(again[0], fast[0])  # each call's outputs are its own
+
+
 def test_unvoiced_noise_phase_is_fixed_per_frame_of_the_utterance_and_never_repeats_at_the_frame_rate():
     """The phase a random-noise vocoder's unvoiced frames get on the device: zero on voiced frames, the same for
     a frame whichever window it is in, different from frame to frame (no 86 Hz buzz) and within [0, 2π)."""
