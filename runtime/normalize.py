@@ -192,11 +192,17 @@ def _twelve_hour(m: re.Match[str]) -> str:
     hour, minute, pm = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower() == "p"
     if not 1 <= hour <= 12:
         return m.group(0)
-    if pm:
+    if m.string[: m.start()].rstrip().endswith(_PARTS_OF_DAY):
+        part = ""  # the text says it already: 今晚7:30pm is 今晚七點半
+    elif pm:
         part = "中午" if hour == 12 else "下午" if hour <= 6 else "晚上"
     else:
         part = "凌晨" if hour == 12 or hour < 6 else "上午"
     return part + _clock(hour, minute, None)
+
+
+# Words for a part of the day that a 12-hour time may follow (今晚, 聽朝, 下晝, 上午...): its am or pm adds nothing.
+_PARTS_OF_DAY = ("朝", "早", "晝", "午", "晚", "夜", "晨", "早上", "晚上")
 
 
 def _clock(hour: int, minute: int, second: str | None) -> str:
