@@ -90,6 +90,19 @@ def load_baseline(path: Path) -> dict:
     return data
 
 
+def load_report(path: Path) -> dict:
+    """A `cantoedge regress` report.json to accept, or a BaselineError saying why it is not one."""
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BaselineError(f"{path} is not a readable report ({exc})") from None
+    builds = data.get("builds") if isinstance(data, dict) else None
+    if not isinstance(builds, list) or not all(isinstance(b, dict) and "name" in b for b in builds):
+        raise BaselineError(f"{path} is not a `cantoedge regress` report.json (no list of scored builds): "
+                            "pass the report.json a `cantoedge regress` run wrote")
+    return data
+
+
 def compare(report_json: dict, baseline: dict) -> list[Movement]:
     """Every gated metric of every build that both the baseline and this run have (a machine builds only the
     targets it can: see ``not_run``); a metric the build no longer reports counts as a regression."""

@@ -123,9 +123,9 @@ def _suite(args: argparse.Namespace) -> int:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from cantoedge.regression.baseline import load_baseline, write_baseline
+    from cantoedge.regression.baseline import load_baseline, load_report, write_baseline
 
-    report = json.loads(Path(args.report).read_text("utf-8"))
+    report = load_report(Path(args.report))
     previous = load_baseline(Path(args.out)) if Path(args.out).exists() else None
     data = write_baseline(report, args.reason, Path(args.out), previous, source=str(args.report))
     n = sum(len(m) for m in data["builds"].values())

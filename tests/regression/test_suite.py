@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from blocker import BLOCKER
 
-from cantoedge.regression.baseline import GATES, BaselineError, compare, load_baseline, write_baseline
+from cantoedge.regression.baseline import GATES, BaselineError, compare, load_baseline, load_report, write_baseline
 from cantoedge.regression.evalbundle import BUNDLE_FILE, BundleError, EvalBundle
 from cantoedge.runtime.voices import bundled_voice_dir
 
@@ -136,6 +136,15 @@ def test_the_baseline_changes_only_with_a_reason_which_it_keeps(device_run, tmp_
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(BaselineError, match="not a version-1"):
         load_baseline(tmp_path / "bad.json")
+    # a report that is not one (a baseline given by mistake, a truncated file) is named, and nothing is written
+    (tmp_path / "cut.json").write_text((report / "report.json").read_text()[:100])
+    for wrong, says in ((tmp_path / "b.json", "not a `cantoedge regress` report.json"),
+                        (tmp_path / "cut.json", "not a readable report")):
+        with pytest.raises(BaselineError, match=says):
+            load_report(wrong)
+        proc = regress("baseline", "--report", str(wrong), "--out", str(tmp_path / "d.json"), "--reason", "x",
+                       cwd=tmp_path)
+        assert proc.returncode == 1 and str(wrong) in proc.stderr and not (tmp_path / "d.json").exists()
 
 
 def test_the_bundle_is_byte_identical_when_saved_again(tmp_path):
