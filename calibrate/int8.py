@@ -123,6 +123,10 @@ def check_fallback(onnx_dir: Path, fallback: dict[str, list[str]]) -> None:
     import onnx
 
     names = [spec.name for spec in GRAPHS]
+    if not isinstance(fallback, dict) or not all(
+            isinstance(layers, list) and all(isinstance(n, str) for n in layers) for layers in fallback.values()):
+        raise ValueError('a fallback is {graph: [layer name, ...]}, e.g. {"vocoder": ["/embed/Conv"]}; got '
+                         f"{json.dumps(fallback)[:80]}")
     for name, layers in fallback.items():
         if name not in names:
             raise ValueError(f"fallback names a graph {name!r}; the graphs are {', '.join(names)}")

@@ -123,6 +123,9 @@ def test_a_fallback_chosen_earlier_is_merged_and_checked(int8_build, tiny_graphs
         with_fallback(ranges, tiny_graphs, {"decoder": ["/nope/Conv"]})
     with pytest.raises(ValueError, match="names a graph 'decodr'"):
         with_fallback(ranges, tiny_graphs, {"decodr": []})
+    for wrong in ({"vocoder": 5}, ["/embed/Conv"], {"vocoder": [1]}):  # a hand-edited file of the wrong shape
+        with pytest.raises(ValueError, match="a fallback is {graph: \\[layer name"):
+            with_fallback(ranges, tiny_graphs, wrong)
 
 
 def test_report_compares_every_ptq_build_with_fp32(int8_build, tiny_graphs, tiny_corpus):
