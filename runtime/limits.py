@@ -33,3 +33,10 @@ def usable_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def check_threads(threads: int | None) -> int | None:
+    """A voice's window threads: None (the default) or a whole number from 1, checked before any graph loads."""
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a whole number of at least 1 (or None), got {threads!r}")
+    return threads

@@ -24,7 +24,7 @@ from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params, spectrum_frames
 from .inventory import PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSES, SIL, load_inventory, syllable_index
 from .istft import overlap_add
-from .limits import check_speed, check_text, usable_cores
+from .limits import check_speed, check_text, check_threads, usable_cores
 from .pieces import piece_spans
 from .speech import AudioChunk, PhraseCache, SynthesisConfig
 from .wavio import pcm16
@@ -107,6 +107,7 @@ class Voice:
         FP32 graphs on purpose; everywhere else a graph must be the precision its file name claims."""
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+        check_threads(threads)
         graph_dir = Path(graph_dir)
         allowed = (precision, "fp32") if float_graphs_allowed else (precision,)
         self._attach(*(OrtRunner(graph_dir / spec.filename(precision), spec, 1, allowed)
@@ -130,6 +131,9 @@ class Voice:
         from .backends.loading import open_runners
         from .voices import find_voice
 
+        check_threads(threads)
+        if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 0:
+            raise ValueError(f"cache_bytes must be a whole number of bytes, 0 for no cache, got {cache_bytes!r}")
         folder = find_voice(folder).path
         manifest, runners = open_runners(folder, backend, 1)
         voice = cls.from_runners(runners["encoder"], runners["decoder"], runners["vocoder"], str(folder), frontend,
@@ -143,8 +147,7 @@ class Voice:
     def _attach(self, encoder: Runner, decoder: Runner, vocoder: Runner, source: str,
                 frontend: Frontend | None, threads: int | None) -> None:
         self.encoder, self.decoder, self.vocoder = encoder, decoder, vocoder
-        if threads is not None and threads < 1:
-            raise ValueError(f"threads must be at least 1, got {threads}")
+        check_threads(threads)
         # windows at once: only where the vocoder's runner takes concurrent calls (one TensorRT context does not)
         self.workers = (threads or default_workers()) if vocoder.concurrent_calls else 1
         self._pool: ThreadPoolExecutor | None = None

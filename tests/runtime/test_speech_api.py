@@ -135,5 +135,10 @@ def test_runners_that_take_one_call_at_a_time_vocode_one_window_at_a_time(voice)
     single = Voice.from_runners(voice.encoder, voice.decoder, OneAtATime(voice.vocoder), threads=4)
     assert single.workers == 1
     assert Voice.from_runners(voice.encoder, voice.decoder, voice.vocoder, threads=3).workers == 3
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        Voice.from_runners(voice.encoder, voice.decoder, voice.vocoder, threads=0)
+    for wrong in (0, -2, True, "2", 1.5):
+        with pytest.raises(ValueError, match="threads must be a whole number of at least 1"):
+            Voice.from_runners(voice.encoder, voice.decoder, voice.vocoder, threads=wrong)
+        with pytest.raises(ValueError, match="threads must be a whole number"):
+            Voice.load(threads=wrong, warmup=False)  # before any graph is opened
+    with pytest.raises(ValueError, match="cache_bytes"):
+        Voice.load(cache_bytes=-1, warmup=False)
