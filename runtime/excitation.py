@@ -216,8 +216,8 @@ def _mix_formula(log_magnitude, noise_phase, share, voiced, source_real, source_
 
 def _mix_in_place(log_magnitude, noise_phase, share, voiced, source_real, source_imag, noise_offset):
     """``_mix_formula`` for the device's float32 numpy arrays, the same operations in the same order (the same
-    bits, tested) in this thread's scratch arrays: the formula's ten fresh (T, bins) temporaries page-faulted
-    on every window (0.87 ms a 131-frame window here, against 0.26 in place)."""
+    bits, tested) in this thread's scratch arrays: the formula allocates ten fresh (T, bins) temporaries on
+    every window (0.87 ms a 131-frame window in a micro-benchmark here, against 0.26 in place)."""
     shape = log_magnitude.shape
     magnitude, phase, voiced_share, rest, term = (scratch(f"mix.{name}", shape, np.float32)
                                                   for name in ("magnitude", "phase", "share", "rest", "term"))

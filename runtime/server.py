@@ -134,7 +134,7 @@ def parse_elevenlabs_request(body: bytes, settings: ServerSettings) -> tuple[str
     text = text_field(data, "text", settings)
     voice_settings = data.get("voice_settings") or {}
     if not isinstance(voice_settings, dict):
-        raise ApiError(422, f"'voice_settings' must be an object, got {voice_settings!r}")
+        raise ApiError(422, f"'voice_settings' must be an object, got {json.dumps(voice_settings)[:80]}")
     return text, speed_config(voice_settings.get("speed", 1.0), "voice_settings.speed")
 
 
