@@ -8,13 +8,18 @@ import wave
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="the serve extra is not installed (pip install 'cantoedge[serve]')")
 httpx = pytest.importorskip("httpx")
 
 from cantoedge.runtime.server import (  # noqa: E402
+    ApiError,
     ServerSettings,
     create_app,
+    parse_elevenlabs_request,
+    parse_speech_request,
     pcm_from_wav_stream,
     serving_in_thread,
 )
@@ -234,8 +239,8 @@ def test_elevenlabs_shaped_endpoints(server, reference):
     slow = httpx.post(f"{url}/v1/text-to-speech/yue", json={**body, "voice_settings": {"speed": 9}}, headers=auth)
     assert slow.status_code == 422 and "speed" in slow.json()["error"]["message"]
     assert httpx.post(f"{url}/v1/text-to-speech/yue", json={"text": ""}, headers=auth).status_code == 422
-    for settings in ("fast", -1, [1]):  # not an object: a clear 422, where it was a 500
-        r = httpx.post(f"{url}/v1/text-to-speech/yue", json={**body, "voice_settings": settings}, headers=auth)
+    for wrong in ("fast", -1, [1]):  # not an object: a clear 422, where it was a 500
+        r = httpx.post(f"{url}/v1/text-to-speech/yue", json={**body, "voice_settings": wrong}, headers=auth)
         assert r.status_code == 422 and "voice_settings" in r.json()["error"]["message"]
     r = httpx.post(f"{url}/v1/text-to-speech/yue/sing", json=body, headers=auth)
     assert r.status_code == 404 and "stream" in r.json()["error"]["message"]
@@ -280,3 +285,24 @@ def test_batching_gives_the_shared_window_pool_threads_for_full_batches():
         assert unbatched.longest_window == unbatched.chunk  # a step holds a core for one graph chunk, as measured
     finally:
         unbatched.close()
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=8)
+FIELDS = st.sampled_from(["input", "text", "response_format", "speed", "voice_settings", "model", "voice"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.one_of(JSON, st.dictionaries(FIELDS, JSON | st.sampled_from(["你好", "wav", "flac", 1.0]), max_size=5)))
+def test_any_json_body_is_parsed_or_refused_with_an_api_error(body):
+    """What a client sends is either a request or an ApiError (a 4xx with a message), never another exception
+    (a list as response_format and a string as voice_settings were 500s)."""
+    import json
+
+    raw = json.dumps(body).encode()
+    for parse in (parse_speech_request, parse_elevenlabs_request):
+        try:
+            parse(raw, ServerSettings())
+        except ApiError as exc:
+            assert 400 <= exc.status < 500 and exc.message
