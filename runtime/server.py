@@ -28,12 +28,17 @@ from .batcher import BatchingRunner
 from .flac import FlacEncoder
 from .flac import stream_header as flac_header
 from .limits import SPEED_MAX, SPEED_MIN
+from .resample import Resampler, float_to_pcm16, ulaw_encode
 from .scheduling import DeadlineSemaphore
 from .speech import SynthesisConfig
 from .synth import Voice
 
 FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm", "flac": "audio/flac"}  # pcm: raw 16-bit LE mono, 22,050 Hz
-ELEVENLABS_FORMATS = {"pcm_22050": "audio/pcm", "wav_22050": "audio/wav"}  # the voice's own rate only
+# ElevenLabs' output formats, container_rate: the voice's own 22,050 Hz as it is, the others resampled as they
+# stream (runtime/resample.py); ulaw_8000 is G.711 mu-law for telephony. No mp3 or opus: no encoder on the device.
+OUTPUT_RATES = (8000, 16000, 22050, 24000, 44100, 48000)
+ELEVENLABS_FORMATS = {**{f"pcm_{r}": "audio/pcm" for r in OUTPUT_RATES},
+                      **{f"wav_{r}": "audio/wav" for r in OUTPUT_RATES}, "ulaw_8000": "audio/basic"}
 ELEVENLABS_MODES = ("", "stream", "with-timestamps")  # /v1/text-to-speech/{voice_id}[/mode]
 MODEL_ID = "cantoedge-yue"
 
@@ -219,11 +224,33 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         in_progress[0] -= 1
         metrics.queue.set(in_progress[0])
 
-    async def stream(chunks, first, started: float, fmt: str = "pcm", timings: list | None = None):
-        """Each chunk's audio in ``fmt`` as it is made; ``timings`` collects the syllables as they come."""
-        samples, finished, chunk = 0, False, first
+    def encoder(fmt: str, rate: int):
+        """Int16 chunks at the voice's rate -> bytes of ``fmt`` at ``rate``, and the bytes that end the stream."""
         flac = FlacEncoder(AUDIO.sample_rate) if fmt == "flac" else None
-        head = {"wav": streaming_wav_header(AUDIO.sample_rate), "flac": flac_header(AUDIO.sample_rate)}.get(fmt, b"")
+        resampler = Resampler(AUDIO.sample_rate, rate) if rate != AUDIO.sample_rate else None
+
+        def out(pcm):
+            return ulaw_encode(pcm).tobytes() if fmt == "ulaw" else pcm.astype("<i2").tobytes()
+
+        def encode(pcm):
+            if flac:
+                return flac.add(pcm)
+            return out(float_to_pcm16(resampler.resample(pcm / np.float32(32767)))) if resampler else out(pcm)
+
+        def end():
+            if flac:
+                return flac.finish()
+            return out(float_to_pcm16(resampler.flush())) if resampler else b""
+
+        return encode, end
+
+    async def stream(chunks, first, started: float, fmt: str = "pcm", timings: list | None = None,
+                     rate: int = AUDIO.sample_rate):
+        """Each chunk's audio in ``fmt`` at ``rate`` as it is made; ``timings`` collects the syllables as they
+        come."""
+        samples, finished, chunk = 0, False, first
+        encode, end = encoder(fmt, rate)
+        head = {"wav": streaming_wav_header(rate), "flac": flac_header(AUDIO.sample_rate)}.get(fmt, b"")
         try:
             if head:
                 yield head
@@ -235,14 +262,15 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
                 samples += chunk.audio.size
                 if timings is not None:
                     timings.extend(chunk.syllables)
-                yield flac.add(chunk.audio) if flac else chunk.audio.astype("<i2").tobytes()
+                yield encode(chunk.audio)
                 if time.perf_counter() - started > settings.timeout_s:
                     metrics.errors.labels("timeout").inc()
                     break
                 chunk = await run_in_threadpool(next_chunk, chunks, started + samples / AUDIO.sample_rate)
             finished = chunk is None
-            if flac:
-                yield flac.finish()
+            tail = end()
+            if tail:
+                yield tail
             if samples:
                 metrics.rtf.observe((time.perf_counter() - started) / (samples / AUDIO.sample_rate))
         finally:
@@ -275,11 +303,11 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         except ApiError as exc:
             return error("text-to-speech", exc)
         metrics.requests.labels("text-to-speech", "200").inc()
-        container, media = fmt.split("_")[0], ELEVENLABS_FORMATS[fmt]
+        container, rate, media = fmt.split("_")[0], int(fmt.split("_")[1]), ELEVENLABS_FORMATS[fmt]
         if mode != "with-timestamps":
-            return StreamingResponse(stream(chunks, first, started, container), media_type=media)
+            return StreamingResponse(stream(chunks, first, started, container, rate=rate), media_type=media)
         timings: list = []
-        audio = b"".join([piece async for piece in stream(chunks, first, started, container, timings)])
+        audio = b"".join([piece async for piece in stream(chunks, first, started, container, timings, rate)])
         graphemes = voice.frontend(text).graphemes
         return JSONResponse({"audio_base64": base64.b64encode(audio).decode(),
                              "alignment": character_alignment(graphemes, timings),

@@ -246,6 +246,30 @@ def test_elevenlabs_shaped_endpoints(server, reference):
     assert r.status_code == 404 and "stream" in r.json()["error"]["message"]
 
 
+def test_elevenlabs_rates_and_mu_law_are_the_voice_resampled_as_it_streams(server, reference):
+    from cantoedge.runtime.resample import Resampler, float_to_pcm16, ulaw_encode
+
+    url, _ = server
+    auth = {"Authorization": "Bearer s3cret"}
+    body = {"text": "早晨，你好。"}
+    voice_pcm = np.concatenate([c.audio for c in reference.synthesize("早晨，你好。")])
+    resampler = Resampler(22050, 16000)  # what the server runs on each chunk, as one piece: the same samples
+    expected = float_to_pcm16(np.concatenate([resampler.resample(voice_pcm / np.float32(32767)), resampler.flush()]))
+    got = httpx.post(f"{url}/v1/text-to-speech/yue/stream?output_format=pcm_16000", json=body, headers=auth,
+                     timeout=60)
+    assert got.status_code == 200 and got.headers["content-type"] == "audio/pcm"
+    np.testing.assert_array_equal(np.frombuffer(got.content, "<i2"), expected)
+    wav = httpx.post(f"{url}/v1/text-to-speech/yue?output_format=wav_44100", json=body, headers=auth, timeout=60)
+    assert int.from_bytes(wav.content[24:28], "little") == 44100  # the header says the rate it carries
+    assert abs(pcm_from_wav_stream(wav.content).size - 2 * voice_pcm.size) <= 1
+    resampler = Resampler(22050, 8000)
+    ulaw = httpx.post(f"{url}/v1/text-to-speech/yue?output_format=ulaw_8000", json=body, headers=auth, timeout=60)
+    assert ulaw.headers["content-type"] == "audio/basic"
+    expected = ulaw_encode(float_to_pcm16(np.concatenate([resampler.resample(voice_pcm / np.float32(32767)),
+                                                          resampler.flush()])))
+    np.testing.assert_array_equal(np.frombuffer(ulaw.content, np.uint8), expected)
+
+
 def test_flac_streams_and_decodes_to_the_same_samples(server, reference):
     import soundfile
 
