@@ -13,7 +13,8 @@ Readings chosen (documented in the README):
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
-- a dash or tilde between numbers is a range: 5-6個 -> 五至六個; a dash after a Han character is a minus (氣溫-5度);
+- a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
+  it); otherwise a dash after a Han character is a minus (氣溫-5度 -> 氣溫負五度);
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
@@ -284,7 +285,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
-        (re.compile(r"(?<=[\d%\ue00f])\s?[-–~～]\s?(?=[\d\ue000])"), lambda m: "至"),
+        # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too)
+        (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
+                    r"(?=[\d\ue000])"), lambda m: "至"),
         (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
          _marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
