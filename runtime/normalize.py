@@ -327,12 +327,24 @@ def fold_latin(text: str) -> str:
     return _ACCENTED_LATIN.sub(base, text)
 
 
+# A run that is a web or email address: an @ in it, www. at its start, or a common top-level domain at its end.
+_ADDRESS = re.compile(r"[A-Za-z0-9._%+-]*(?:@[A-Za-z0-9.-]+|(?<![A-Za-z0-9])www\.[A-Za-z0-9.-]+"
+                      r"|\.(?:com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me)(?![A-Za-z0-9]))")
+
+
 def _is_address_dot(text: str, i: int) -> bool:
-    """The dot of a web or email address (www.google.com, gmail.com), said "dot": between two letters or digits
-    with a word of at least two letters after it (e.g. and a.m. keep their full stops)."""
-    before, after = text[max(i - 2, 0): i], text[i + 1: i + 3]
-    return (len(before) == 2 and before.isascii() and before.isalnum() and len(after) == 2 and after.isascii()
-            and after.isalpha())
+    """The dot of a web or email address (www.google.com, hk.yahoo.com, gmail.com), said "dot": a dot between
+    letters or digits inside a run that is an address (e.g., a.m. and Hon.pro. keep their full stops)."""
+    if not (0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum() and text[i + 1].isascii()
+            and text[i + 1].isalnum()):
+        return False
+    start = i
+    while start > 0 and text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in "._%+-@"):
+        start -= 1
+    end = i
+    while end < len(text) and text[end].isascii() and (text[end].isalnum() or text[end] in "._%+-@"):
+        end += 1
+    return any(m.start() <= i - start < m.end() for m in _ADDRESS.finditer(text[start:end]))
 
 
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t

@@ -88,7 +88,8 @@ def test_letters_after_a_number_that_are_not_units_or_multipliers_stay_letters(t
 def test_web_and_email_addresses_are_said_with_dot_and_at():
     said = [s.text for s in normalize("abc@gmail.com，www.google.com")[0] if s.kind == "reading"]
     assert said == ["abc", "at", "gmail", "dot", "com", "W", "W", "W", "dot", "google", "dot", "com"]
-    assert "dot" not in [s.text for s in normalize("e.g. a.m. 好。OK 佢話ok.我知 No.1")[0]]
+    assert "dot" not in [s.text for s in normalize("e.g. a.m. 好。OK 佢話ok.我知 No.1 Hon.pro. hello.world")[0]]
+    assert [s.text for s in normalize("去hk.yahoo.com睇")[0]] == ["去", "H", "K", "dot", "yahoo", "dot", "com", "睇"]
 
 
 @pytest.mark.parametrize("text, word", [("I don't know", "don't"), ("McDonald's", "McDonald's"),
