@@ -96,7 +96,7 @@ def latin_token(token: str) -> list[Segment]:
     from .english import pronunciations, read_word
 
     if "'" in token and token.lower() not in pronunciations():  # a possessive or contraction CMUdict lacks
-        return latin_token(token.replace("'", ""))  # (Chan's): read as one word without it
+        return [seg for part in token.split("'") if part for seg in latin_token(part)]  # its parts, as before
 
     parts = token.split("-")
     if len(parts) > 1:
