@@ -76,11 +76,6 @@ class Resampler:
         return out
 
 
-def float_to_pcm16(samples: np.ndarray) -> np.ndarray:
-    """Float samples in [-1, 1] (a resampled chunk may overshoot a little) as int16."""
-    return np.clip(np.rint(np.asarray(samples) * 32767.0), -32768, 32767).astype(np.int16)
-
-
 _ULAW_SEGMENT_ENDS = np.array([0x3F, 0x7F, 0xFF, 0x1FF, 0x3FF, 0x7FF, 0xFFF, 0x1FFF])
 
 

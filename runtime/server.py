@@ -28,10 +28,11 @@ from .batcher import BatchingRunner
 from .flac import FlacEncoder
 from .flac import stream_header as flac_header
 from .limits import SPEED_MAX, SPEED_MIN
-from .resample import Resampler, float_to_pcm16, ulaw_encode
+from .resample import Resampler, ulaw_encode
 from .scheduling import DeadlineSemaphore
 from .speech import SynthesisConfig
 from .synth import Voice
+from .wavio import pcm16
 
 FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm", "flac": "audio/flac"}  # pcm: raw 16-bit LE mono, 22,050 Hz
 # ElevenLabs' output formats, container_rate: the voice's own 22,050 Hz as it is, the others resampled as they
@@ -225,24 +226,20 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         metrics.queue.set(in_progress[0])
 
     def encoder(fmt: str, rate: int):
-        """Int16 chunks at the voice's rate -> bytes of ``fmt`` at ``rate``, and the bytes that end the stream."""
-        flac = FlacEncoder(AUDIO.sample_rate) if fmt == "flac" else None
-        resampler = Resampler(AUDIO.sample_rate, rate) if rate != AUDIO.sample_rate else None
+        """(encode, end) for a stream: int16 chunks at the voice's rate -> bytes of ``fmt`` at ``rate``, and the
+        bytes that end it; which one is decided once, not per chunk."""
+        if fmt == "flac":
+            flac = FlacEncoder(AUDIO.sample_rate)
+            return flac.add, flac.finish
 
-        def out(pcm):
+        def to_bytes(pcm):
             return ulaw_encode(pcm).tobytes() if fmt == "ulaw" else pcm.astype("<i2").tobytes()
 
-        def encode(pcm):
-            if flac:
-                return flac.add(pcm)
-            return out(float_to_pcm16(resampler.resample(pcm / np.float32(32767)))) if resampler else out(pcm)
-
-        def end():
-            if flac:
-                return flac.finish()
-            return out(float_to_pcm16(resampler.flush())) if resampler else b""
-
-        return encode, end
+        if rate == AUDIO.sample_rate:
+            return to_bytes, lambda: b""
+        resampler = Resampler(AUDIO.sample_rate, rate)
+        return (lambda pcm: to_bytes(pcm16(resampler.resample(pcm / np.float32(32767)))),
+                lambda: to_bytes(pcm16(resampler.flush())))
 
     async def stream(chunks, first, started: float, fmt: str = "pcm", timings: list | None = None,
                      rate: int = AUDIO.sample_rate):

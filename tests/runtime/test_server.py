@@ -247,14 +247,15 @@ def test_elevenlabs_shaped_endpoints(server, reference):
 
 
 def test_elevenlabs_rates_and_mu_law_are_the_voice_resampled_as_it_streams(server, reference):
-    from cantoedge.runtime.resample import Resampler, float_to_pcm16, ulaw_encode
+    from cantoedge.runtime.resample import Resampler, ulaw_encode
+    from cantoedge.runtime.wavio import pcm16
 
     url, _ = server
     auth = {"Authorization": "Bearer s3cret"}
     body = {"text": "早晨，你好。"}
     voice_pcm = np.concatenate([c.audio for c in reference.synthesize("早晨，你好。")])
     resampler = Resampler(22050, 16000)  # what the server runs on each chunk, as one piece: the same samples
-    expected = float_to_pcm16(np.concatenate([resampler.resample(voice_pcm / np.float32(32767)), resampler.flush()]))
+    expected = pcm16(np.concatenate([resampler.resample(voice_pcm / np.float32(32767)), resampler.flush()]))
     got = httpx.post(f"{url}/v1/text-to-speech/yue/stream?output_format=pcm_16000", json=body, headers=auth,
                      timeout=60)
     assert got.status_code == 200 and got.headers["content-type"] == "audio/pcm"
@@ -266,7 +267,7 @@ def test_elevenlabs_rates_and_mu_law_are_the_voice_resampled_as_it_streams(serve
     resampler = Resampler(22050, 8000)
     ulaw = httpx.post(f"{url}/v1/text-to-speech/yue?output_format=ulaw_8000", json=body, headers=auth, timeout=60)
     assert ulaw.headers["content-type"] == "audio/basic"
-    expected = ulaw_encode(float_to_pcm16(np.concatenate([resampler.resample(voice_pcm / np.float32(32767)),
+    expected = ulaw_encode(pcm16(np.concatenate([resampler.resample(voice_pcm / np.float32(32767)),
                                                           resampler.flush()])))
     codes = np.frombuffer(ulaw.content, np.uint8)
     assert codes.shape == expected.shape and np.mean(codes != expected) < 1e-3
