@@ -9,10 +9,15 @@ MAX_TEXT_CHARS = 20_000  # longer text is refused before any work (a book is man
 SPEED_MIN, SPEED_MAX = 0.25, 4.0  # speaking rate, durations divided by it (OpenAI's speech API range)
 
 
+def finite_within(value, lo: float, hi: float) -> bool:
+    """A real number (not a bool, not NaN or infinite) within [lo, hi]: every numeric setting's test."""
+    return (not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+            and lo <= value <= hi)
+
+
 def check_speed(speed: float) -> float:
     """The speaking rate, or a ValueError naming the valid range (0.01 made 20 minutes of 60 characters)."""
-    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
-            or not SPEED_MIN <= speed <= SPEED_MAX:
+    if not finite_within(speed, SPEED_MIN, SPEED_MAX):
         raise ValueError(f"speed must be within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
     return float(speed)
 

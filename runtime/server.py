@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import math
 import threading
 import time
 from collections.abc import Iterator
@@ -27,7 +26,7 @@ from .audio import AUDIO
 from .batcher import BatchingRunner
 from .flac import FlacEncoder
 from .flac import stream_header as flac_header
-from .limits import SPEED_MAX, SPEED_MIN
+from .limits import SPEED_MAX, SPEED_MIN, finite_within
 from .resample import Resampler, ulaw_encode
 from .scheduling import DeadlineSemaphore
 from .speech import SynthesisConfig
@@ -118,8 +117,7 @@ def text_field(data: dict, name: str, settings: ServerSettings) -> str:
 
 
 def speed_config(speed, name: str) -> SynthesisConfig:
-    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed) \
-            or not SPEED_MIN <= speed <= SPEED_MAX:
+    if not finite_within(speed, SPEED_MIN, SPEED_MAX):
         raise ApiError(422, f"'{name}' must be a number within {SPEED_MIN:g}..{SPEED_MAX:g}, got {speed!r}")
     return SynthesisConfig(speed=float(speed))
 

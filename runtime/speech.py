@@ -3,7 +3,6 @@ made (AudioChunk: int16 PCM with its syllables' timings), and a cache of recent 
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -11,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .alignment import SyllableTime
-from .limits import check_speed
+from .limits import check_speed, finite_within
 
 PITCH_SHIFT_RANGE = (-12.0, 12.0)  # semitones
 VOLUME_RANGE = (0.0, 4.0)  # linear gain before the soft limiter
@@ -30,8 +29,7 @@ class SynthesisConfig:
         check_speed(self.speed)
         for name, (lo, hi) in (("pitch_shift", PITCH_SHIFT_RANGE), ("volume", VOLUME_RANGE)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-                    or not lo <= value <= hi:
+            if not finite_within(value, lo, hi):
                 raise ValueError(f"{name} must be within {lo:g}..{hi:g}, got {value!r}")
 
     @property
