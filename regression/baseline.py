@@ -77,14 +77,18 @@ def metric_value(build_json: dict, path: tuple[str, ...]) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def load_baseline(path: Path) -> dict:
+def _read_json(path: Path, what: str):
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except FileNotFoundError:
-        raise BaselineError(f"no baseline at {path}: write one with `cantoedge regress baseline --report "
-                            "REPORT.json --reason TEXT --out FILE`") from None
+        return json.loads(Path(path).read_text("utf-8"))
     except (OSError, ValueError) as exc:
-        raise BaselineError(f"{path} is not a readable baseline ({exc})") from None
+        raise BaselineError(f"{path} is not a readable {what} ({exc})") from None
+
+
+def load_baseline(path: Path) -> dict:
+    if not Path(path).exists():
+        raise BaselineError(f"no baseline at {path}: write one with `cantoedge regress baseline --report "
+                            "REPORT.json --reason TEXT --out FILE`")
+    data = _read_json(path, "baseline")
     if data.get("format") != FORMAT or data.get("version") != VERSION or "builds" not in data:
         raise BaselineError(f"{path} is not a version-{VERSION} cantoedge regression baseline")
     return data
@@ -92,10 +96,7 @@ def load_baseline(path: Path) -> dict:
 
 def load_report(path: Path) -> dict:
     """A `cantoedge regress` report.json to accept, or a BaselineError saying why it is not one."""
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise BaselineError(f"{path} is not a readable report ({exc})") from None
+    data = _read_json(path, "report")
     builds = data.get("builds") if isinstance(data, dict) else None
     if not isinstance(builds, list) or not all(isinstance(b, dict) and "name" in b for b in builds):
         raise BaselineError(f"{path} is not a `cantoedge regress` report.json (no list of scored builds): "
