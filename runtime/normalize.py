@@ -188,6 +188,10 @@ def _time(m: re.Match[str]) -> str:
     return _clock(int(m.group(1)), int(m.group(2)), m.group(3))
 
 
+# Words for a part of the day that a 12-hour time may follow (今晚, 聽朝, 下晝, 上午...): its am or pm adds nothing.
+_PARTS_OF_DAY = ("朝", "早", "晝", "午", "晚", "夜", "晨", "早上", "晚上")
+
+
 def _twelve_hour(m: re.Match[str]) -> str:
     """9am -> 上午九點, 7:30pm -> 晚上七點半: the part of the day as Cantonese says it, then the clock time."""
     hour, minute, pm = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower() == "p"
@@ -201,9 +205,6 @@ def _twelve_hour(m: re.Match[str]) -> str:
         part = "凌晨" if hour == 12 or hour < 6 else "上午"
     return part + _clock(hour, minute, None)
 
-
-# Words for a part of the day that a 12-hour time may follow (今晚, 聽朝, 下晝, 上午...): its am or pm adds nothing.
-_PARTS_OF_DAY = ("朝", "早", "晝", "午", "晚", "夜", "晨", "早上", "晚上")
 
 
 def _clock(hour: int, minute: int, second: str | None) -> str:
@@ -338,11 +339,13 @@ def _is_address_dot(text: str, i: int) -> bool:
     if not (0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum() and text[i + 1].isascii()
             and text[i + 1].isalnum()):
         return False
-    start = i
-    while start > 0 and text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in "._%+-@"):
+    def in_address(ch: str) -> bool:
+        return ch.isascii() and (ch.isalnum() or ch in "._%+-@")
+
+    start, end = i, i
+    while start > 0 and in_address(text[start - 1]):
         start -= 1
-    end = i
-    while end < len(text) and text[end].isascii() and (text[end].isalnum() or text[end] in "._%+-@"):
+    while end < len(text) and in_address(text[end]):
         end += 1
     return any(m.start() <= i - start < m.end() for m in _ADDRESS.finditer(text[start:end]))
 

@@ -55,7 +55,8 @@ class Resampler:
         stop = (last * self.up + self.up - 1 - self.centre) // self.down + 1
         if limit is not None:
             stop = min(stop, limit)
-        n = np.arange(self.next, max(stop, self.next))
+        stop = max(stop, self.next)
+        n = np.arange(self.next, stop)
         position = n * self.down + self.centre
         phase = position % self.up
         # each output's input window, oldest first (a gather of rows of a sliding view, no index matrix)
@@ -69,7 +70,7 @@ class Resampler:
             period = self.reversed_table[phase[: self.up]]
             out[:whole] = np.einsum("jlt,lt->jl", rows[:whole].reshape(-1, self.up, self.taps), period).reshape(-1)
         out[whole:] = np.einsum("it,it->i", rows[whole:], self.reversed_table[phase[whole:]])
-        self.next = max(stop, self.next)
+        self.next = stop
         drop = (self.next * self.down + self.centre) // self.up - self.taps + 1 - self.base
         if drop > 0:
             self.buffer, self.base = self.buffer[drop:], self.base + drop
