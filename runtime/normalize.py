@@ -206,7 +206,6 @@ def _twelve_hour(m: re.Match[str]) -> str:
     return part + _clock(hour, minute, None)
 
 
-
 def _clock(hour: int, minute: int, second: str | None) -> str:
     text = _count(hour) + "點"
     if minute == 30 and not second:
