@@ -12,6 +12,7 @@ import numpy as np
 from cantoedge.runtime.synth import Voice
 
 from .entropy import Histogram
+from .equalise import channel_peaks
 from .qdq import QUANTISED_OPS
 
 
@@ -74,8 +75,10 @@ def _observing_session(model, names: list[str]):
 
 
 def collect_histograms(model, feeds: list[dict[str, np.ndarray]],
-                       progress: Callable[[Iterable, str], Iterable] | None = None) -> dict[str, Histogram]:
-    """Per observed tensor of ``model`` (an onnx.ModelProto with inferred shapes), its |x| histogram over ``feeds``."""
+                       progress: Callable[[Iterable, str], Iterable] | None = None, channels: Iterable[str] = ()
+                       ) -> tuple[dict[str, Histogram], dict[str, np.ndarray]]:
+    """Per observed tensor of ``model`` (an onnx.ModelProto with inferred shapes), its |x| histogram over
+    ``feeds``; and per tensor of ``channels`` (observed ones), the max |x| of each channel (axis 1)."""
     names = observed_tensors(model)
     wanted = set(names)
     session = _observing_session(model, names)
@@ -89,7 +92,11 @@ def collect_histograms(model, feeds: list[dict[str, np.ndarray]],
         return values
 
     hists = {name: Histogram.empty() for name in names}
+    peaks: dict[str, np.ndarray] = {}
+    channels = set(channels)
     for feed in wrap(feeds, "ranges"):
         for name, value in run(feed).items():
             hists[name].add(value)
-    return hists
+            if name in channels:
+                peaks[name] = np.maximum(peaks.get(name, 0), channel_peaks(value))
+    return hists, peaks

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cantoedge.runtime.fileio import atomic_write, file_sha256
 from cantoedge.runtime.graphs import GRAPHS, META_PREFIX
 
 from .qdq import quantise, quantised_nodes
-from .ranges import GraphRanges, Ranges
+from .ranges import Ranges
 from .trtcache import CalibrationCache, write_cache
 
 RANGES_FILE = "ranges.json"
@@ -47,7 +47,7 @@ def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = N
             raise ValueError(f"{source} is not the graph the ranges were measured on; run `cantoedge calibrate` again")
         model = onnx.load(str(source))
         if not fallback:
-            g = GraphRanges(g.sha256, g.amax, [], g.inputs)
+            g = replace(g, fallback=[])
         q = quantise(model, g, method)
         q.metadata_props.add(key=META_PREFIX + "precision", value=suffix)
         q.metadata_props.add(key=META_PREFIX + "range_method", value=method)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from cantoedge.runtime.synth import Voice
 from .collect import Utterance, collect_histograms, graph_inputs
 from .derive import RANGES_FILE, Int8Build, derive
 from .entropy import N_BINS, entropy_amax, percentile_amax
+from .equalise import EQUALISED
 from .qdq import QUANTISED_OPS
 from .ranges import GraphRanges, Ranges
 from .sensitivity import choose_layers
@@ -86,11 +88,13 @@ def measure_ranges(onnx_dir: Path, utterances: list[Utterance], method: str = "e
     for spec in GRAPHS:
         path = onnx_dir / spec.filename()
         model = onnx.load(str(path))
-        hists = collect_histograms(model, feeds[spec.name], progress)
+        equalised = {n.name: n.output[0] for n in model.graph.node if n.name in EQUALISED.get(spec.name, ())}
+        hists, peaks = collect_histograms(model, feeds[spec.name], progress, equalised.values())
         amax = {name: {"max": h.peak, "percentile": percentile_amax(h, PERCENTILE), "entropy": entropy_amax(h)}
                 for name, h in hists.items()}
         inputs = {n.name: n.input[0] for n in model.graph.node if n.op_type in QUANTISED_OPS}
-        graphs[spec.name] = GraphRanges(file_sha256(path), amax, protected_nodes(spec, model), inputs)
+        graphs[spec.name] = GraphRanges(file_sha256(path), amax, protected_nodes(spec, model), inputs,
+                                        {node: peaks[out].tolist() for node, out in equalised.items()})
     calibration = {"set": source, "utterances": len(utterances), "bins": N_BINS, "percentile": PERCENTILE,
                    "windows": {name: len(f) for name, f in feeds.items()}}
     return Ranges(method, calibration, graphs)
@@ -143,5 +147,5 @@ def with_fallback(ranges: Ranges, onnx_dir: Path, fallback: dict[str, list[str]]
     graphs = dict(ranges.graphs)
     for name, layers in fallback.items():
         g = graphs[name]
-        graphs[name] = GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | set(layers)), g.inputs)
+        graphs[name] = replace(g, fallback=sorted(set(g.fallback) | set(layers)))
     return Ranges(ranges.method, ranges.calibration, graphs)

@@ -9,6 +9,7 @@ import logging
 
 import numpy as np
 
+from .equalise import equalise
 from .ranges import GraphRanges
 
 # The ops whose INT8 kernels pay for their Q/DQ pairs on CPUs and NPUs; normalisation, softmax and the
@@ -32,10 +33,13 @@ def quantise(model, ranges: GraphRanges, method: str, extra_fallback: tuple[str,
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
     thresholds = ranges.thresholds(method)
+    exclude = sorted(set(ranges.fallback) | set(extra_fallback))
+    for node, peaks in ranges.channel_peaks.items():
+        if node not in exclude:  # every channel peaks at 1 once equalised, so max is every method's range
+            thresholds[equalise(copy, node, peaks)] = 1.0
     tensors = TensorsData(CalibrationMethod.Entropy, {
         name: TensorData(lowest=np.array(-amax, dtype=np.float32), highest=np.array(amax, dtype=np.float32))
         for name, amax in thresholds.items()})
-    exclude = sorted(set(ranges.fallback) | set(extra_fallback))
     quiet = logging.getLogger().level
     logging.getLogger().setLevel(logging.ERROR)  # the quantiser logs every node it visits at INFO
     try:

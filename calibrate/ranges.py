@@ -20,11 +20,18 @@ class GraphRanges:
     amax: dict[str, dict[str, float]]  # tensor -> method -> threshold (max |x| kept)
     fallback: list[str] = field(default_factory=list)  # node names every builder keeps in float
     inputs: dict[str, str] = field(default_factory=dict)  # INT8-capable node -> the activation it reads
+    # equalised convolution (calibrate/equalise.py) -> max |y| of each of its output channels
+    channel_peaks: dict[str, list[float]] = field(default_factory=dict)
 
     def thresholds(self, method: str) -> dict[str, float]:
         if method not in METHODS:
             raise ValueError(f"unknown range method {method!r}; one of {', '.join(METHODS)}")
         return {name: by_method[method] for name, by_method in self.amax.items()}
+
+    def per_tensor_fallback(self) -> list[str]:
+        """The layers a build with one scale per tensor and no graph of its own (TensorRT's implicit calibrator)
+        keeps float: the fallback and every equalised convolution, whose channel scales only the Q/DQ graph has."""
+        return sorted(set(self.fallback) | set(self.channel_peaks))
 
 
 @dataclass
@@ -39,6 +46,8 @@ class Ranges:
         no data wrote all zeros, and its INT8 graphs spoke pure silence)."""
         bad = [(graph, tensor, method) for graph, g in self.graphs.items() for tensor, by in g.amax.items()
                for method, value in by.items() if not (math.isfinite(value) and value > 0)]
+        bad += [(graph, node, "channel peaks") for graph, g in self.graphs.items()
+                for node, peaks in g.channel_peaks.items() if not all(math.isfinite(p) and p >= 0 for p in peaks)]
         if bad:
             graph, tensor, method = bad[0]
             raise ValueError(f"{source}: {len(bad)} thresholds are zero or not finite (first: {graph} {tensor} "

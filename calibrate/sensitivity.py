@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from cantoedge.regression.compare import Comparison, ReferenceRun, compare_builds, render_reference
@@ -20,7 +20,7 @@ from cantoedge.runtime.synth import Voice
 
 from .derive import derive
 from .qdq import QUANTISED_OPS, quantise
-from .ranges import GraphRanges, Ranges
+from .ranges import Ranges
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def layer_effects(ranges: Ranges, onnx_dir: Path, ref: ReferenceRun, work: Path,
         model = onnx.load(str(onnx_dir / spec.filename()))
         layers = [n.name for n in model.graph.node if n.op_type in QUANTISED_OPS and n.name not in g.fallback]
         for node in progress(layers, f"{spec.name} layers") if progress else layers:
-            alone = GraphRanges(g.sha256, g.amax, [n for n in layers if n != node] + g.fallback, g.inputs)
+            alone = replace(g, fallback=[n for n in layers if n != node] + g.fallback)
             data = quantise(model, alone, method).SerializeToString()
             atomic_write(trial / spec.filename("int8"), lambda tmp, data=data: Path(tmp).write_bytes(data))
             trial_voice = Voice(trial, "int8", threads=1, float_graphs_allowed=True)  # one layer INT8, the rest FP32
@@ -89,8 +89,7 @@ def choose_fallback(ranges: Ranges, onnx_dir: Path, ref: ReferenceRun, effects: 
     trail = []
     while True:
         trial = Ranges(ranges.method, ranges.calibration, {
-            name: GraphRanges(g.sha256, g.amax, sorted(set(g.fallback) | {e.node for e in chosen if e.graph == name}),
-                              g.inputs)
+            name: replace(g, fallback=sorted(set(g.fallback) | {e.node for e in chosen if e.graph == name}))
             for name, g in ranges.graphs.items()})
         derive(trial, onnx_dir, Path(work))
         (build,) = compare_builds(ref, {"int8": Voice(Path(work), "int8", threads=1)}, with_reference=False)

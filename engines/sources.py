@@ -43,7 +43,9 @@ def find_sources(folder: Path, precision: str, qdq: bool) -> BuildSources:
     if not ranges_path.is_file():
         raise FileNotFoundError(f"no {RANGES_FILE} in {folder}: run `cantoedge calibrate --onnx {folder}` first")
     ranges = Ranges.load(ranges_path)
-    return BuildSources(folder, graphs, ranges_path, {name: list(g.fallback) for name, g in ranges.graphs.items()})
+    # a toolkit that calibrates the FP32 graph itself has one scale per tensor: the equalised layers stay float
+    return BuildSources(folder, graphs, ranges_path, {name: list(g.fallback) if qdq else g.per_tensor_fallback()
+                                                      for name, g in ranges.graphs.items()})
 
 
 def check_layer_names(graph: str, wanted: list[str], present: set[str], where: str) -> None:

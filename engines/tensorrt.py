@@ -130,10 +130,7 @@ def plan_trt(graph_dir: Path, precision: str, version: str, workspace_mb: int = 
         raise ValueError(f"unknown precision {precision!r}")
     mode = int8_mode(version) if precision == "int8" else precision
     sources = find_sources(graph_dir, precision, qdq=(mode == "explicit"))
-    if mode == "implicit":
-        ranges_float = find_sources(graph_dir, "int8", qdq=True).float_layers
-    else:
-        ranges_float = sources.float_layers
+    ranges_float = sources.float_layers
     typed = mode == "explicit" and strongly_typed(version)
     graphs = {}
     for spec in GRAPHS:

@@ -23,7 +23,7 @@ def int8_build(tiny_graphs, calib_corpus, tmp_path_factory):
 
 
 def test_ranges_file_holds_three_methods_per_activation_and_the_protected_heads(int8_build):
-    build, _, out = int8_build
+    build, graphs, out = int8_build
     ranges = Ranges.load(out / RANGES_FILE)
     assert ranges.method == "entropy" and ranges.calibration["utterances"] == 4
     assert set(ranges.graphs) == {g.name for g in GRAPHS}
@@ -35,6 +35,13 @@ def test_ranges_file_holds_three_methods_per_activation_and_the_protected_heads(
     fallback = ranges.graphs["encoder"].fallback
     assert any(n.startswith("/encoder/duration/") for n in fallback)
     assert any(n.startswith("/encoder/pitch/") for n in fallback)
+    # the mel embedding's output channels are equalised (calibrate/equalise.py): a peak for each of them
+    vocoder = onnx.load(str(graphs / "vocoder.onnx"))
+    embed = next(n for n in vocoder.graph.node if n.name == "/embed/Conv")
+    weight = next(t for t in vocoder.graph.initializer if t.name == embed.input[1])
+    peaks = ranges.graphs["vocoder"].channel_peaks
+    assert list(peaks) == ["/embed/Conv"] and len(peaks["/embed/Conv"]) == weight.dims[0]
+    assert all(p > 0 for p in peaks["/embed/Conv"])
 
 
 def test_int8_graphs_are_symmetric_qdq_and_keep_the_fallback_in_float(int8_build):
@@ -49,6 +56,9 @@ def test_int8_graphs_are_symmetric_qdq_and_keep_the_fallback_in_float(int8_build
     fallback = Ranges.load(out / RANGES_FILE).graphs["encoder"].fallback
     assert not set(quantised_nodes(encoder)) & set(fallback)
     assert not float_fed(encoder, fallback)  # the float heads read the float trunk, not its Q/DQ copy
+    vocoder = onnx.load(str(build.graphs["vocoder"]))
+    assert "/embed/Conv" in quantised_nodes(vocoder)
+    assert [n.op_type for n in vocoder.graph.node if n.name == "/embed/Conv_equalised_rescale"] == ["Mul"]
 
 
 def test_tensorrt_caches_carry_the_entropy_thresholds(int8_build):

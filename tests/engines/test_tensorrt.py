@@ -68,6 +68,9 @@ def test_implicit_plan_serves_the_projects_cache_with_the_installed_header(tiny_
     assert served.trt_version == 8502 and served.scales == read_cache(dec.calibration_cache).scales
     command = plan.trtexec("decoder", "decoder.engine", "t.cache")
     assert f"--calib={dec.calibration_cache}" in command and "--layerPrecisions=" in command
+    # one scale per tensor: the mel embedding, equalised in the Q/DQ graph only, stays float here
+    assert "/embed/Conv" in plan.graphs["vocoder"].float_layers
+    assert "/embed/Conv" not in plan_trt(tiny_int8_graphs, "int8", "10.3.0").graphs["vocoder"].float_layers
 
 
 def test_strongly_typed_plans_leave_precision_to_the_graph(tiny_int8_graphs):

@@ -31,6 +31,9 @@ def threshold_drift(fresh, committed) -> list[str]:
         other = fresh.graphs[name]
         assert (other.sha256, other.fallback, other.inputs) == (graph.sha256, graph.fallback, graph.inputs), name
         assert sorted(other.amax) == sorted(graph.amax), name
+        assert sorted(other.channel_peaks) == sorted(graph.channel_peaks), name
+        for node, peaks in graph.channel_peaks.items():  # maxima, within float noise like the thresholds
+            np.testing.assert_allclose(other.channel_peaks[node], peaks, rtol=1e-4, err_msg=f"{name} {node}")
         for tensor, by_method in graph.amax.items():
             bin_width = 2 * by_method["max"] / committed.calibration["bins"]
             far += [f"{name} {tensor} {method}: {other.amax[tensor][method]} against {value}"
