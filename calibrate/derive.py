@@ -11,6 +11,7 @@ from pathlib import Path
 from cantoedge.runtime.fileio import atomic_write, file_sha256
 from cantoedge.runtime.graphs import GRAPHS, META_PREFIX
 
+from .equalise import EQUALISED
 from .qdq import quantise, quantised_nodes
 from .ranges import Ranges
 from .trtcache import CalibrationCache, write_cache
@@ -48,6 +49,11 @@ def derive(ranges: Ranges, onnx_dir: Path, out_dir: Path, method: str | None = N
         model = onnx.load(str(source))
         if not fallback:
             g = replace(g, fallback=[])
+        unmeasured = sorted(n.name for n in model.graph.node if n.name in EQUALISED.get(spec.name, ())
+                            and n.name not in g.fallback and n.name not in g.channel_peaks)
+        if unmeasured:  # quantised with one scale it would bend the tones (calibrate/equalise.py)
+            raise ValueError(f"the ranges file has no channel peaks for {', '.join(unmeasured)} of the {spec.name} "
+                             "graph (it predates channel equalisation); run `cantoedge calibrate` again")
         q = quantise(model, g, method)
         q.metadata_props.add(key=META_PREFIX + "precision", value=suffix)
         q.metadata_props.add(key=META_PREFIX + "range_method", value=method)

@@ -116,6 +116,20 @@ def test_ranges_refuse_a_graph_they_were_not_measured_on(int8_build, tmp_path):
         derive(Ranges.load(out / RANGES_FILE), changed, tmp_path / "int8")
 
 
+def test_ranges_from_before_channel_equalisation_are_refused_until_recalibrated(int8_build, tmp_path):
+    _, graphs, out = int8_build
+    old = json.loads((out / RANGES_FILE).read_text())
+    for g in old["graphs"].values():
+        g.pop("channel_peaks")
+    (tmp_path / RANGES_FILE).write_text(json.dumps(old))
+    ranges = Ranges.load(tmp_path / RANGES_FILE)  # an old file still loads ...
+    assert all(not g.channel_peaks for g in ranges.graphs.values())
+    with pytest.raises(ValueError, match="no channel peaks for /embed/Conv of the vocoder graph.*cantoedge calibrate"):
+        derive(ranges, graphs, tmp_path / "int8")  # ... but the mel embedding is not quantised with one scale
+    ranges.graphs["vocoder"].fallback.append("/embed/Conv")
+    assert derive(ranges, graphs, tmp_path / "int8").quantised["vocoder"] > 0  # kept float, it needs none
+
+
 def test_calibrating_without_a_calibration_set_says_how_to_make_one(tiny_graphs, corpus_copy, tmp_path):
     with pytest.raises(FileNotFoundError, match="cantoedge corpus calib-set"):
         calibrate_voice(tiny_graphs, corpus_copy, tmp_path)
