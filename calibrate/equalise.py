@@ -30,20 +30,22 @@ def equalise(model, node_name: str, peaks: list[float]) -> str:
     if node is None or node.op_type != "Conv":
         raise ValueError(f"no convolution named {node_name!r} to equalise")
     weights = {t.name: t for t in graph.initializer}
-    if len(node.input) < 3 or not all(i in weights for i in node.input[1:3]):
-        raise ValueError(f"{node_name}: equalising needs the weight and bias as initialisers")
-    if any(i in node.input[1:3] for n in graph.node if n is not node for i in n.input):
+    params = [i for i in node.input[1:3] if i]  # the weight, and the bias if it has one
+    if not all(i in weights for i in params):
+        raise ValueError(f"{node_name}: equalising needs its weight and bias as initialisers")
+    if any(i in params for n in graph.node if n is not node for i in n.input):
         raise ValueError(f"{node_name}: its weight or bias is shared with another node, which would change too")
-    weight, bias = (numpy_helper.to_array(weights[i]) for i in node.input[1:3])
     scale = np.asarray(peaks, np.float32)
-    if scale.shape != (weight.shape[0],):
-        raise ValueError(f"{node_name}: {scale.size} channel peaks for {weight.shape[0]} output channels")
+    channels = weights[params[0]].dims[0]
+    if scale.shape != (channels,):
+        raise ValueError(f"{node_name}: {scale.size} channel peaks for {channels} output channels")
     scale = np.where(scale > 0, scale, np.float32(1))
-    shape = (-1,) + (1,) * (weight.ndim - 1)
-    weights[node.input[1]].CopyFrom(numpy_helper.from_array(weight / scale.reshape(shape), node.input[1]))
-    weights[node.input[2]].CopyFrom(numpy_helper.from_array(bias / scale, node.input[2]))
+    for name in params:  # weight (out, in, ...) and bias (out,): each output channel divided by its peak
+        value = numpy_helper.to_array(weights[name])
+        weights[name].CopyFrom(numpy_helper.from_array(value / scale.reshape((-1,) + (1,) * (value.ndim - 1)), name))
+    rank = len(weights[params[0]].dims)
     out, scale_name = node.output[0], f"{node_name}{SUFFIX}_scale"
-    graph.initializer.append(numpy_helper.from_array(scale.reshape((1, -1) + (1,) * (weight.ndim - 2)), scale_name))
+    graph.initializer.append(numpy_helper.from_array(scale.reshape((1, -1) + (1,) * (rank - 2)), scale_name))
     node.output[0] = out + SUFFIX
     position = list(graph.node).index(node) + 1
     graph.node.insert(position, helper.make_node("Mul", [out + SUFFIX, scale_name], [out],

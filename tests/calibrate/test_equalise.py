@@ -14,16 +14,17 @@ from cantoedge.calibrate.ranges import GraphRanges, Ranges
 CHANNELS = 16
 
 
-def embedding(shared: bool = False) -> onnx.ModelProto:
+def embedding(shared: bool = False, bias: bool = True) -> onnx.ModelProto:
     """mel (1, 8, 1, 40) -> a 1 x 3 Conv whose output channels' gains span 1 to 30 -> Relu."""
     rng = np.random.default_rng(0)
     gains = np.geomspace(1, 30, CHANNELS).astype(np.float32)
     w = (rng.standard_normal((CHANNELS, 8, 1, 3)) * gains[:, None, None, None] / 5).astype(np.float32)
-    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(gains / 10, "b")]
-    nodes = [helper.make_node("Conv", ["mel", "w", "b"], ["y"], name="/embed/Conv", pads=[0, 1, 0, 1]),
+    inits = [numpy_helper.from_array(w, "w")] + ([numpy_helper.from_array(gains / 10, "b")] if bias else [])
+    params = ["w", "b"] if bias else ["w"]
+    nodes = [helper.make_node("Conv", ["mel", *params], ["y"], name="/embed/Conv", pads=[0, 1, 0, 1]),
              helper.make_node("Relu", ["y"], ["out"], name="/relu")]
     if shared:
-        nodes.append(helper.make_node("Conv", ["mel", "w", "b"], ["y2"], name="/other/Conv", pads=[0, 1, 0, 1]))
+        nodes.append(helper.make_node("Conv", ["mel", *params], ["y2"], name="/other/Conv", pads=[0, 1, 0, 1]))
     outputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, CHANNELS, 1, 40])
                for n in ["out"] + (["y2"] if shared else [])]
     graph = helper.make_graph(nodes, "embed", [helper.make_tensor_value_info("mel", TensorProto.FLOAT, [1, 8, 1, 40])],
@@ -61,8 +62,9 @@ def test_channel_peaks_are_the_largest_magnitude_of_each_channel():
     np.testing.assert_array_equal(channel_peaks(x), [7, 0, 3])
 
 
-def test_equalising_keeps_the_float_function():
-    model = embedding()
+@pytest.mark.parametrize("bias", [True, False])
+def test_equalising_keeps_the_float_function(bias):
+    model = embedding(bias=bias)
     peaks = measured(model, mels(4, 1)).channel_peaks["/embed/Conv"]
     rewritten = onnx.ModelProto.FromString(model.SerializeToString())
     assert equalise(rewritten, "/embed/Conv", peaks) == "y" + SUFFIX
