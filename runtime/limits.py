@@ -15,6 +15,11 @@ def finite_within(value, lo: float, hi: float) -> bool:
             and lo <= value <= hi)
 
 
+def whole_at_least(value, lo: int) -> bool:
+    """A whole number (not a bool) of at least ``lo``: every count setting's test."""
+    return not isinstance(value, bool) and isinstance(value, int) and value >= lo
+
+
 def check_speed(speed: float) -> float:
     """The speaking rate, or a ValueError naming the valid range (0.01 made 20 minutes of 60 characters)."""
     if not finite_within(speed, SPEED_MIN, SPEED_MAX):
@@ -42,6 +47,6 @@ def usable_cores() -> int:
 
 def check_threads(threads: int | None) -> int | None:
     """A voice's window threads: None (the default) or a whole number from 1, checked before any graph loads."""
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+    if threads is not None and not whole_at_least(threads, 1):
         raise ValueError(f"threads must be a whole number of at least 1 (or None), got {threads!r}")
     return threads

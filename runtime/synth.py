@@ -24,7 +24,7 @@ from .frontend import Frontend, G2PResult
 from .graphs import DECODER, ENCODER, VOCODER, audio_params, spectrum_frames
 from .inventory import PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSES, SIL, load_inventory, syllable_index
 from .istft import overlap_add
-from .limits import check_speed, check_text, check_threads, usable_cores
+from .limits import check_speed, check_text, check_threads, usable_cores, whole_at_least
 from .pieces import piece_spans
 from .speech import AudioChunk, PhraseCache, SynthesisConfig
 from .wavio import pcm16
@@ -132,7 +132,7 @@ class Voice:
         from .voices import find_voice
 
         check_threads(threads)
-        if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 0:
+        if not whole_at_least(cache_bytes, 0):
             raise ValueError(f"cache_bytes must be a whole number of bytes, 0 for no cache, got {cache_bytes!r}")
         folder = find_voice(folder).path
         manifest, runners = open_runners(folder, backend, 1)
