@@ -130,14 +130,13 @@ def plan_trt(graph_dir: Path, precision: str, version: str, workspace_mb: int = 
         raise ValueError(f"unknown precision {precision!r}")
     mode = int8_mode(version) if precision == "int8" else precision
     sources = find_sources(graph_dir, precision, qdq=(mode == "explicit"))
-    ranges_float = sources.float_layers
     typed = mode == "explicit" and strongly_typed(version)
     graphs = {}
     for spec in GRAPHS:
         model = onnx.load(str(sources.graphs[spec.name]), load_external_data=False)
         info = GraphInfo.from_metadata(onnx_metadata(model), sources.graphs[spec.name])
         dim = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim][-1]
-        float_layers = ranges_float.get(spec.name, []) if precision == "int8" else []
+        float_layers = sources.float_layers.get(spec.name, []) if precision == "int8" else []
         flags: list[str] = []
         if not typed:  # strongly typed networks take every precision from the graph's own types
             if precision in ("fp16", "int8"):

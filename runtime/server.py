@@ -298,7 +298,8 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         except ApiError as exc:
             return error("text-to-speech", exc)
         metrics.requests.labels("text-to-speech", "200").inc()
-        container, rate, media = fmt.split("_")[0], int(fmt.split("_")[1]), ELEVENLABS_FORMATS[fmt]
+        container, rate_text = fmt.split("_")
+        rate, media = int(rate_text), ELEVENLABS_FORMATS[fmt]
         if mode != "with-timestamps":
             return StreamingResponse(stream(chunks, first, started, container, rate=rate), media_type=media)
         timings: list = []
