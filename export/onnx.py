@@ -32,6 +32,7 @@ from cantoedge.runtime.inventory import load_inventory
 
 from .checkpoint import load_model
 from .conv2d import conv1d_as_conv2d
+from .layerscale import fold_layer_scale
 from .models.acoustic import AcousticModel, Decoder, Encoder, frame_f0
 from .models.vocoder import Vocoder
 
@@ -86,8 +87,9 @@ class Exported:
 
 def to_onnx(module: nn.Module, args: tuple, spec: GraphSpec, dynamic_axes: dict, info: GraphInfo,
             precision: str = "fp32") -> bytes:
-    """Trace (legacy exporter, as the Q/DQ graphs must be), simplify, turn 1-D convolutions 2-D (export/conv2d.py),
-    check, stamp the metadata (and the precision where it is not FP32, as the calibrator stamps its INT8 graphs)."""
+    """Trace (legacy exporter, as the Q/DQ graphs must be), simplify, fold the layer scales (export/layerscale.py),
+    turn 1-D convolutions 2-D (export/conv2d.py), check, stamp the metadata (and the precision where it is not
+    FP32, as the calibrator stamps its INT8 graphs)."""
     import onnx
     import onnxslim
 
@@ -100,6 +102,7 @@ def to_onnx(module: nn.Module, args: tuple, spec: GraphSpec, dynamic_axes: dict,
         torch.onnx.export(module.eval(), args, buf, input_names=list(spec.inputs), output_names=list(spec.outputs),
                           dynamic_axes=dynamic_axes, opset_version=OPSET, do_constant_folding=True, dynamo=False)
     model = onnxslim.slim(onnx.load_from_string(buf.getvalue()))
+    fold_layer_scale(model)
     conv1d_as_conv2d(model)
     model = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     onnx.checker.check_model(model, full_check=True)

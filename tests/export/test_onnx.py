@@ -41,6 +41,10 @@ def test_graphs_pass_the_full_checker_with_the_contract_and_provenance(tiny_grap
     # the network alone: no transposed convolution, no Fourier transform, no trigonometry (the source, its
     # mixing and the inverse STFT run between graphs)
     assert not {n.op_type for n in voc.graph.node} & {"ConvTranspose", "STFT", "DFT", "Sin", "Cos", "Floor"}
+    # every ConvNeXt block's layer scale is folded into its second pointwise layer (export/layerscale.py)
+    for model in (dec, voc):
+        assert not [t.name for t in model.graph.initializer if t.name.endswith(".gamma")]
+        assert not [n.name for n in model.graph.node if n.op_type == "Mul" and "pw2" in "".join(n.input)]
 
 
 def test_graphs_match_pytorch_on_held_out_utterances(tiny_graphs, teacher_run, tiny_vocoder, tiny_corpus):
