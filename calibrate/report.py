@@ -77,7 +77,9 @@ class Report:
             lines.append(f"| {c.name} | {_cell(j, 'tone_band_db')} | {_cell(j, 'f0_cents')} | "
                          f"{100 * c.tone_accuracy:.1f} %{drop} | {_cell(j, 'mel_l1')} | "
                          f"{c.durations_changed}/{c.utterances} | {size:.2f} | " + " | ".join(ups) + " |")
-        lines += ["", "| graph | build | threads | median (ms) | p95 (ms) |", "|---|---|---|---|---|"]
+        lines += ["", "N thr: N windows at once, each on one onnxruntime thread, as the voice runs them; times per "
+                  "window (the wall time of the N calls over N).",
+                  "", "| graph | build | threads | median (ms) | p95 (ms) |", "|---|---|---|---|---|"]
         lines += [f"| {t.graph} | {t.build} | {t.threads} | {t.median_ms:.2f} | {t.p95_ms:.2f} |"
                   for t in self.latency]
         lines += ["", "Layers kept in float: " + "; ".join(f"{g}: {', '.join(names) or 'none'}"
