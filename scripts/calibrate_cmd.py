@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "run wrote (the bundled voice's is export/voice/fallback.json)")
     p.add_argument("--report", type=int_in(0), default=0, metavar="N",
                    help="then write OUT/int8_report.{json,md}: FP32 vs PTQ max/percentile/entropy/entropy+fallback "
-                        "(and QAT with --qat) on N test utterances, sizes, onnxruntime latency")
+                        "(and QAT with --qat) on N test utterances, sizes, onnxruntime latency of one window at a time "
+                        "and of two at once on one thread each, as the voice runs them")
     p.add_argument("--report-only", action="store_true", help="skip calibrating: report on the existing OUT")
     p.add_argument("--qat", metavar="DIR", type=existing_dir,
                    help="the `cantoedge train qat` run to include in the report")
