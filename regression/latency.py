@@ -69,8 +69,8 @@ def taking_turns(runners: dict, feed: dict[str, np.ndarray], repeats: int = 30, 
 class SideBySide:
     """One graph on n one-thread sessions called at once, how the voice vocodes n windows on n threads: the
     first on the calling thread, the others on ``pool`` (n - 1 workers), so one call alone has no hand-off.
-    Measured on 2 cores with the bundled voice: FP32's vocoder window took 3.1 ms alone, 2.6 ms a window on
-    two intra-op threads and 1.7-1.8 ms a window two at a time; INT8's 1.9, 2.1 and 1.0-1.2."""
+    Measured on 2 cores with the bundled voice: FP32's vocoder window took 3.0-3.1 ms alone, 2.6 ms on two
+    intra-op threads and 1.6-1.8 ms a window two at a time; INT8's 1.7-1.9, 2.1 and 0.9-1.2."""
 
     def __init__(self, runners: list, pool: ThreadPoolExecutor | None) -> None:
         if len(runners) > 1 and pool is None:
