@@ -13,6 +13,7 @@ from pathlib import Path
 from cantoedge.regression.compare import Comparison, compare_builds, render_reference
 from cantoedge.regression.latency import Latency, benchmark, typical_feeds
 from cantoedge.regression.targets import INT8_TARGETS
+from cantoedge.regression.toneset import corpus_speaker_stats
 from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.graphs import GRAPHS
 from cantoedge.runtime.manifest import load_features, read_manifest
@@ -126,13 +127,14 @@ def write_report(onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: in
     dirs = build_variants(ranges, onnx_dir, variants_dir)
     if qat_dir is not None:
         dirs["qat"] = qat_variant(Path(qat_dir), dirs["ptq-entropy+fallback"], variants_dir / "qat")
-    records = [r for r in read_manifest(corpus_dir) if r.split == "test"][:utterances]
+    test = [r for r in read_manifest(corpus_dir) if r.split == "test"]
+    records = test[:utterances]
     if not records:
         raise ValueError(f"{corpus_dir} has no test utterances to compare on")
     reference = Voice(onnx_dir, "fp32", threads=1)
     candidates = {name: Voice(d, "int8", threads=1, float_graphs_allowed=True) for name, d in dirs.items()}
     ref = render_reference(reference, records, lambda r: load_features(corpus_dir, r))
-    comparisons = compare_builds(ref, candidates, progress=progress)
+    comparisons = compare_builds(ref, candidates, progress=progress, stats=corpus_speaker_stats(corpus_dir, test))
     first = load_features(corpus_dir, records[0])
     feeds, _ = typical_feeds(reference, first["tokens"], first["tones"])
     builds = {"fp32": (onnx_dir, "fp32"), **{name: (d, "int8") for name, d in dirs.items()}}

@@ -24,8 +24,8 @@ from cantoedge.regression.metrics import (
 )
 from cantoedge.regression.pitch import yin
 from cantoedge.regression.tones import ToneClassifier
+from cantoedge.regression.toneset import corpus_speaker_stats, toneset_from
 from cantoedge.regression.toneset import evaluate as tone_report
-from cantoedge.regression.toneset import toneset_from
 from cantoedge.runtime.audio import log_mel
 from cantoedge.runtime.excitation import voiced_f0
 from cantoedge.runtime.inventory import load_inventory
@@ -88,7 +88,8 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
              progress: Callable | None = None, flutter_free: Mapping[str, np.ndarray] | None = None
              ) -> list[SystemResult]:
     """``flutter_free``: utterance id -> the F0 of its flutter-free rendering (``datasets.flutterfree``); each
-    system's F0 is then also scored against it, and the reference's own F0 (the flutter itself)."""
+    system's F0 is then also scored against it, and the reference's own F0 (the flutter itself). Tones are heard
+    on the corpus speaker's pitch scale (its stored F0 over the whole split), however few utterances are scored."""
     corpus_dir = Path(corpus_dir)
     records: list[Record] = split_records(corpus_dir, split, limit)
     if not records:
@@ -132,9 +133,10 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
             durations[name].append(free["durations"].numpy())
             phones[name].append([inv.phone(int(t)) for t in feats["tokens"]])
     jyutping = [r.jyutping for r in records]
+    stats = corpus_speaker_stats(corpus_dir, split_records(corpus_dir, split))
     for key, result in (("reference", reference), ("resynth", resynth), *((n, systems[n]) for n in models)):
         try:
-            toneset = toneset_from(tracks[key], durations[key], phones[key], jyutping)
+            toneset = toneset_from(tracks[key], durations[key], phones[key], jyutping, stats)
         except ValueError:  # the system produced (almost) no voiced speech: no tone is heard
             result.tone_accuracy = 0.0
             continue

@@ -15,7 +15,7 @@ from cantoedge.runtime.synth import Voice
 
 from .metrics import MetricError, f0_rmse_cents, mel_l1, summarize, tone_band_error_db
 from .pitch import yin
-from .tones import ToneClassifier
+from .tones import SpeakerStats, ToneClassifier
 from .toneset import evaluate, toneset_from
 
 
@@ -71,10 +71,11 @@ def render_reference(reference: Voice, records: Sequence[Record], features: Call
 
 
 def compare_builds(ref: ReferenceRun, candidates: dict[str, Voice], classifier: ToneClassifier | None = None,
-                   progress: Callable[[Iterable], Iterable] | None = None, with_reference: bool = True
-                   ) -> list[Comparison]:
+                   progress: Callable[[Iterable], Iterable] | None = None, with_reference: bool = True,
+                   stats: SpeakerStats | None = None) -> list[Comparison]:
     """Each candidate against the FP32 renderings, utterance by utterance (and FP32 itself, scored for tone
-    accuracy only, first when ``with_reference``)."""
+    accuracy only, first when ``with_reference``). Tones are heard on the pitch scale ``stats`` gives every
+    build alike (``toneset.corpus_speaker_stats``), else on each build's own tracks' scale."""
     classifier = classifier or ToneClassifier.load()
     results = {**({"fp32": Comparison("fp32")} if with_reference else {}),
                **{name: Comparison(name) for name in candidates}}
@@ -100,7 +101,7 @@ def compare_builds(ref: ReferenceRun, candidates: dict[str, Voice], classifier: 
     for name, result in results.items():
         result.utterances = len(ref.records)
         try:
-            toneset = toneset_from(tracks[name], durations, phones, jyutping)
+            toneset = toneset_from(tracks[name], durations, phones, jyutping, stats)
             result.tone_accuracy = evaluate(classifier, toneset).accuracy
         except ValueError:
             result.tone_accuracy = 0.0  # no voiced speech at all: no tone is heard

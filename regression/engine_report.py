@@ -15,6 +15,7 @@ from cantoedge.runtime.synth import Voice
 from .compare import compare_builds, render_reference
 from .latency import time_runner, typical_feeds
 from .metrics import MetricError, f0_rmse_cents, snr_db, summarize, summary_cell
+from .toneset import corpus_speaker_stats
 
 GRAPH_UTTERANCES = 10  # utterances for the per-graph errors (each vocoder window is compared)
 
@@ -46,6 +47,7 @@ def engine_report(reference_dir: Path, folders: dict[str, Path], corpus: Path, s
     records = split_records(Path(corpus), split, limit)
     if not records:
         raise ValueError(f"{corpus} has no {split} utterances")
+    stats = corpus_speaker_stats(Path(corpus), split_records(Path(corpus), split))
     reference = Voice(reference_dir, "fp32", threads=threads)
     ref = render_reference(reference, records, lambda r: load_features(Path(corpus), r), progress)
     first = ref.features[0]
@@ -55,7 +57,7 @@ def engine_report(reference_dir: Path, folders: dict[str, Path], corpus: Path, s
         manifest = EngineManifest.load(folder)
         voice = Voice.load(folder, threads=threads)
         try:
-            (base, c) = compare_builds(ref, {name: voice}, progress=progress)
+            (base, c) = compare_builds(ref, {name: voice}, progress=progress, stats=stats)
             j = c.to_json()
             dec_f0, snr = graph_errors(reference, voice, ref, GRAPH_UTTERANCES)
             dec_ms, _ = time_runner(voice.decoder, feeds["decoder"], repeats, warmup=1)

@@ -67,6 +67,14 @@ def collect(corpus_dir: Path, records: Sequence[Record], f0_source: F0Source = f
     return toneset_from(tracks, durations, [r.phones for r in records], [r.jyutping for r in records], stats)
 
 
+def corpus_speaker_stats(corpus_dir: Path, records: Sequence[Record]) -> SpeakerStats:
+    """The recorded speaker's pitch scale, from the F0 stored with the corpus: the scale a voice trained on it
+    speaks on, and steady however few utterances a comparison scores (three gave a scale a semitone low)."""
+    if not records:
+        raise ValueError(f"{corpus_dir}: no utterances to take the speaker's pitch range from")
+    return SpeakerStats.from_tracks([load_features(Path(corpus_dir), r)["f0"] for r in records])
+
+
 @dataclass
 class ToneReport:
     accuracy: float
