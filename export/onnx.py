@@ -35,6 +35,7 @@ from .conv2d import conv1d_as_conv2d
 from .layerscale import fold_layer_scale
 from .models.acoustic import AcousticModel, Decoder, Encoder, frame_f0
 from .models.vocoder import Vocoder
+from .squeeze import keep_height_axis
 
 OPSET = 17  # LayerNormalization; TensorRT 8.5 (JetPack 5) and rknn-toolkit2 both read it
 
@@ -104,6 +105,7 @@ def to_onnx(module: nn.Module, args: tuple, spec: GraphSpec, dynamic_axes: dict,
     model = onnxslim.slim(onnx.load_from_string(buf.getvalue()))
     fold_layer_scale(model)
     conv1d_as_conv2d(model)
+    keep_height_axis(model)
     model = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     onnx.checker.check_model(model, full_check=True)
     model.producer_name, model.doc_string = "cantoedge", f"cantoedge {spec.name} graph v{GRAPH_VERSION}"
