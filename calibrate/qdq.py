@@ -90,19 +90,26 @@ def _separate_pairs(model) -> None:
 
 
 def _feed_float(model, names: list[str]) -> None:
-    """Give the float (fallback) nodes the original tensors: onnxruntime's quantiser routes every consumer of
-    a quantised tensor through its Q/DQ pair, which would put INT8 noise into the layers kept in float."""
+    """Give the float nodes the original tensors: onnxruntime's quantiser routes every consumer of a quantised
+    tensor through its Q/DQ pair, which would put INT8 noise into the layers kept in float (``names``, the
+    fallback) and into the float glue beside a quantised op's input — a residual add reading the tensor a
+    convolution quantises, say. A quantised Conv's own output pair stays: onnxruntime fuses QLinearConv only
+    with it, and the glue after that convolution reads what its INT8 kernel produced."""
     producer = {o: n for n in model.graph.node for o in n.output}
     wanted = set(names)
     for node in model.graph.node:
-        if node.name not in wanted:
+        glue = node.op_type not in (*QUANTISED_OPS, "QuantizeLinear", "DequantizeLinear")
+        if node.name not in wanted and not glue:
             continue
         for k, name in enumerate(node.input):
             dq = producer.get(name)
             if dq is None or dq.op_type != "DequantizeLinear":
                 continue
             q = producer.get(dq.input[0])
-            if q is not None and q.op_type == "QuantizeLinear":
+            if q is None or q.op_type != "QuantizeLinear":
+                continue
+            source = producer.get(q.input[0])
+            if node.name in wanted or source is None or source.op_type not in QUANTISED_OPS:
                 node.input[k] = q.input[0]
     _drop_unused_qdq(model)
 

@@ -62,3 +62,28 @@ def test_quantised_heads_stay_close_to_float_and_a_fallback_head_is_exact():
     kept = run(quantise(two_heads(), ranges(["/head/MatMul"]), "entropy"))
     np.testing.assert_array_equal(kept[0], ref[0])
     assert not np.array_equal(kept[1], ref[1])
+
+
+def test_the_float_glue_beside_a_quantised_convolution_reads_the_float_tensor(tmp_path):
+    """A residual add reading the tensor a convolution quantises keeps the float one (onnxruntime's quantiser
+    routes every consumer through the pair), and the convolution still fuses into QLinearConv."""
+    rng = np.random.default_rng(3)
+    inits = [numpy_helper.from_array(rng.standard_normal((8, 1, 1, 7)).astype(np.float32), "dw"),
+             numpy_helper.from_array(rng.standard_normal(8).astype(np.float32), "dwb")]
+    nodes = [helper.make_node("Conv", ["x", "dw", "dwb"], ["c"], name="/blocks.0/dwconv/Conv", group=8,
+                              kernel_shape=[1, 7], pads=[0, 3, 0, 3]),
+             helper.make_node("Add", ["x", "c"], ["y"], name="/blocks.0/Add_1")]
+    graph = helper.make_graph(nodes, "residual", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 1, 20])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 1, 20])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    amax = {name: {"max": peak, "percentile": peak, "entropy": peak} for name, peak in (("x", 4.0), ("c", 16.0))}
+    q = quantise(model, GraphRanges("-", amax, [], {"/blocks.0/dwconv/Conv": "x"}), "max")
+    add = next(n for n in q.graph.node if n.name == "/blocks.0/Add_1")
+    assert add.input[0] == "x"
+    assert "QLinearConv" in optimised_ops(q, tmp_path)
+    x = rng.standard_normal((1, 8, 1, 20)).astype(np.float32)
+    y = ort.InferenceSession(q.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    c = y - x  # what the quantised convolution added: the residual itself came through exactly
+    ref = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0] - x
+    np.testing.assert_allclose(c, ref, atol=0.05 * np.abs(ref).max())
+
