@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -73,6 +74,8 @@ class SideBySide:
     intra-op threads and 1.6-1.8 ms a window two at a time; INT8's 1.7-1.9, 2.1 and 0.9-1.2."""
 
     def __init__(self, runners: list, pool: ThreadPoolExecutor | None) -> None:
+        if not runners:
+            raise ValueError("side by side needs at least one runner")
         if len(runners) > 1 and pool is None:
             raise ValueError("more than one runner needs a pool to call the others on")
         self.runners, self.pool = runners, pool
@@ -90,7 +93,7 @@ def benchmark(builds: dict[str, tuple[Path, str]], feeds: dict[str, dict[str, np
     turns (``taking_turns``), each running ``threads`` calls at once (``SideBySide``)."""
     out = []
     for n in threads:
-        with ThreadPoolExecutor(max(n - 1, 1)) as pool:
+        with ThreadPoolExecutor(n - 1) if n > 1 else nullcontext() as pool:  # one window alone needs no pool
             for spec in GRAPHS:
                 runners = {name: SideBySide([OrtRunner(Path(directory) / spec.filename(precision), spec, 1)
                                              for _ in range(n)], pool)

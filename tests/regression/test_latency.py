@@ -40,6 +40,8 @@ def test_one_runner_is_called_directly_and_more_need_a_pool():
     assert seen == [threading.get_ident()]
     with pytest.raises(ValueError, match="needs a pool"):
         SideBySide([print, print], None)
+    with pytest.raises(ValueError, match="at least one runner"):
+        SideBySide([], None)
 
 
 def test_benchmark_reports_per_window_times_for_each_thread_count(tiny_graphs):
