@@ -25,7 +25,6 @@ def keep_height_axis(model) -> int:
     graph = model.graph
     ranks = _constant_ranks(graph)
     outputs = {o.name for o in graph.output}
-    has_axis = any(t.name == HEIGHT_AXIS for t in graph.initializer)
     lifted: dict[str, int] = {}  # tensor now 4-D -> where its height axis (size 1) sits
     rename: dict[str, str] = {}  # a removed Unsqueeze's output -> its 4-D input
     squeezed: dict[str, str] = {}  # a lifted tensor -> the 3-D copy made for a consumer that needs one
@@ -46,9 +45,8 @@ def keep_height_axis(model) -> int:
 
     for node in graph.node:
         inputs = [rename.get(name, name) for name in node.input]
-        if (node.op_type == "Squeeze" and inputs[1:] == [HEIGHT_AXIS] and has_axis
-                and _is_conv_output(inputs[0], producer) and len(readers.get(inputs[0], [])) == 1
-                and node.output[0] not in outputs):
+        if (node.op_type == "Squeeze" and inputs[1:] == [HEIGHT_AXIS] and _is_conv_output(inputs[0], producer)
+                and len(readers.get(inputs[0], [])) == 1 and node.output[0] not in outputs):
             producer[inputs[0]].output[0] = node.output[0]  # the convolution writes the 4-D tensor itself
             lifted[node.output[0]] = 2
             removed += 1
@@ -97,6 +95,8 @@ def _is_conv_output(name: str, producer: dict) -> bool:
 
 def _height_after(node, inputs: list[str], lifted: dict[str, int], ranks: dict[str, int]) -> int | None:
     """Where the height axis sits in ``node``'s outputs if it can run on its lifted inputs, else None."""
+    from onnx import helper
+
     data = [name for name in inputs if name and name not in ranks]
     if not data or any(name not in lifted for name in data):
         return None
@@ -104,8 +104,6 @@ def _height_after(node, inputs: list[str], lifted: dict[str, int], ranks: dict[s
     if len(heights) != 1:
         return None
     k = heights.pop()
-    from onnx import helper
-
     attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
     if node.op_type in UNARY:
         return k
@@ -145,7 +143,7 @@ def _constant_ranks(graph) -> dict[str, int]:
     for node in graph.node:
         if node.op_type == "Constant":
             value = helper.get_attribute_value(node.attribute[0])
-            ranks[node.output[0]] = len(getattr(value, "dims", ())) if hasattr(value, "dims") else 0
+            ranks[node.output[0]] = len(getattr(value, "dims", ()))  # a scalar attribute has no dims: rank 0
         elif node.op_type in ("DequantizeLinear", "Identity", "Cast") and node.input[0] in ranks:
             ranks[node.output[0]] = ranks[node.input[0]]
     return ranks
