@@ -16,7 +16,7 @@ from cantoedge.regression.targets import INT8_TARGETS
 from cantoedge.regression.toneset import corpus_speaker_stats
 from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.graphs import GRAPHS
-from cantoedge.runtime.manifest import load_features, read_manifest
+from cantoedge.runtime.manifest import load_features, split_records
 from cantoedge.runtime.synth import Voice
 
 from .derive import RANGES_FILE, derive
@@ -127,7 +127,7 @@ def write_report(onnx_dir: Path, corpus_dir: Path, out_dir: Path, utterances: in
     dirs = build_variants(ranges, onnx_dir, variants_dir)
     if qat_dir is not None:
         dirs["qat"] = qat_variant(Path(qat_dir), dirs["ptq-entropy+fallback"], variants_dir / "qat")
-    test = [r for r in read_manifest(corpus_dir) if r.split == "test"]
+    test = split_records(corpus_dir, "test")
     records = test[:utterances]
     if not records:
         raise ValueError(f"{corpus_dir} has no test utterances to compare on")

@@ -91,7 +91,8 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
     system's F0 is then also scored against it, and the reference's own F0 (the flutter itself). Tones are heard
     on the corpus speaker's pitch scale (its stored F0 over the whole split), however few utterances are scored."""
     corpus_dir = Path(corpus_dir)
-    records: list[Record] = split_records(corpus_dir, split, limit)
+    whole_split: list[Record] = split_records(corpus_dir, split)
+    records = whole_split[:limit]
     if not records:
         raise ValueError(f"{corpus_dir} has no '{split}' utterances")
     missing = [r.id for r in records if flutter_free is not None and r.id not in flutter_free]
@@ -133,7 +134,7 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
             durations[name].append(free["durations"].numpy())
             phones[name].append([inv.phone(int(t)) for t in feats["tokens"]])
     jyutping = [r.jyutping for r in records]
-    stats = corpus_speaker_stats(corpus_dir, split_records(corpus_dir, split))
+    stats = corpus_speaker_stats(corpus_dir, whole_split)
     for key, result in (("reference", reference), ("resynth", resynth), *((n, systems[n]) for n in models)):
         try:
             toneset = toneset_from(tracks[key], durations[key], phones[key], jyutping, stats)

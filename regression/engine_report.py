@@ -44,10 +44,11 @@ def engine_report(reference_dir: Path, folders: dict[str, Path], corpus: Path, s
                   progress: Callable[[Iterable], Iterable] | None = None) -> list[EngineRow]:
     """Each folder against the FP32 graphs in ``reference_dir``, utterance by utterance (the candidate expands
     with the FP32 durations so every frame lines up)."""
-    records = split_records(Path(corpus), split, limit)
+    whole_split = split_records(Path(corpus), split)
+    records = whole_split[:limit]
     if not records:
         raise ValueError(f"{corpus} has no {split} utterances")
-    stats = corpus_speaker_stats(Path(corpus), split_records(Path(corpus), split))
+    stats = corpus_speaker_stats(Path(corpus), whole_split)
     reference = Voice(reference_dir, "fp32", threads=threads)
     ref = render_reference(reference, records, lambda r: load_features(Path(corpus), r), progress)
     first = ref.features[0]
