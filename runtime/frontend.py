@@ -40,7 +40,8 @@ class Encoded:
     syllable_index: list[int]  # -1 for pause tokens
 
 
-SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "english", "letter-to-sound", "spelled")
+SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "english", "letter-to-sound", "spelled",
+           "abbreviation")
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,8 @@ class Frontend:
             if seg.kind == "reading":
                 rule = {"english": f"English word {seg.text!r} (CMUdict, loanword rules)",
                         "letter-to-sound": f"English word {seg.text!r} (not in CMUdict: letter-to-sound guess)",
-                        "spelled": f"letter {seg.text} spelled"}.get(seg.source, seg.source)
+                        "spelled": f"letter {seg.text} spelled",
+                        "abbreviation": f"abbreviation {seg.text!r} read as {seg.word!r}"}.get(seg.source, seg.source)
                 pairs = [(seg.text, j, seg.source, rule) for j in seg.jyutping]
             else:
                 pairs = self.explain_han(seg.text)

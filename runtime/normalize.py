@@ -21,6 +21,8 @@ Readings chosen (documented in the README):
   with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1); mixed tokens split where their case
   changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows them whole, and
   hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
+- abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
+  spelled, and their dots a full stop only where a sentence ends there;
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
   apostrophe (don't, McDonald's, I’m) are looked up whole;
 - addresses: @ is the word at, the dots of www.google.com are said dot;
@@ -34,6 +36,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
+from .abbreviations import Abbreviation, find_abbreviation
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .numbers import read_decimal, read_digits, read_integer
 
@@ -61,12 +64,14 @@ _NO_TWO_BEFORE = set("月日號樓期")
 @dataclass(frozen=True)
 class Segment:
     """One piece of normalised text: Han characters, a fixed reading, or a pause; ``source`` says where its
-    reading comes from when normalisation decided it (number, date, english, letter-to-sound, spelled)."""
+    reading comes from when normalisation decided it (number, date, english, letter-to-sound, spelled,
+    abbreviation)."""
 
     kind: str  # "han" | "reading" | "pause"
     text: str
     jyutping: tuple[str, ...] = ()
     source: str = ""
+    word: str = ""  # the word an abbreviation is read as (Dr. -> doctor)
 
 
 ACRONYM_MAX = 5  # all-capital tokens up to this long are spelled (IFC, MTR, HK, OK); longer ones are words
@@ -122,6 +127,14 @@ def latin_token(token: str) -> list[Segment]:
         return spelled(token)
     jyutping, source = found
     return [Segment("reading", token, jyutping, source)]
+
+
+def abbreviation_segments(abbr: Abbreviation) -> list[Segment]:
+    """An abbreviation read as its word (Dr. -> doctor) or its letters spelled (U.S.A.), named as written."""
+    if abbr.letters:
+        return spelled(abbr.letters)
+    return [Segment("reading", abbr.written, seg.jyutping, "abbreviation", abbr.word)
+            for seg in latin_token(abbr.word)]
 
 
 @dataclass(frozen=True)
@@ -396,8 +409,15 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                                      and text[j + 1].isalpha() and text[j - 1].isalpha()):
                 j += 1
             flush()
-            segments.extend(latin_token(text[i:j]))
-            i = j
+            abbr = find_abbreviation(text, i, j, _MARKS["number"])
+            if abbr is None:
+                segments.extend(latin_token(text[i:j]))
+                i = j
+                continue
+            segments.extend(abbreviation_segments(abbr))
+            if abbr.ends_sentence:
+                pause(PAUSE_STOP)
+            i = abbr.end
             continue
         elif ch == "." and _is_address_dot(text, i):
             flush()

@@ -1,0 +1,107 @@
+"""Abbreviations in Hong Kong text (Mr. Chan, Dr. Wong, St. Paul's, No. 1, ABC Co. Ltd., U.S.A., e.g.): read as
+the word they stand for, or spelled, and their full stops kept from cutting the sentence.
+
+Without this, the dot of "Mr. Chan" was a sentence end: a full pause in the middle of a name, and a streamed
+sentence cut in two. Rules (documented in the README):
+
+- titles (Mr Mrs Ms Dr Prof Mt, and St before a name) are read as the word (Dr -> doctor, St -> saint) and their
+  dot never ends a sentence; written without the dot they are read so too when a capitalised word follows (Dr
+  Chan), as CMUdict alone would read Dr as "drive";
+- No. before a number is "number"; vs. e.g. i.e. are read within the sentence;
+- suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext, and St after a name: Queen St.)
+  are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.) are spelled without a
+  pause between them;
+- the dot of a suffix or of spelled letters also ends the sentence when the text ends there or a new capitalised
+  word that is not itself a suffix follows after a space (as in English: "... in the U.S. She said"); a title's
+  or an infix's dot never does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# the English word each abbreviation is read as (its reading comes from CMUdict, as any English word's)
+TITLES = {"mr": "mister", "mrs": "missus", "ms": "ms", "dr": "doctor", "prof": "professor", "mt": "mount"}
+INFIXES = {"vs": "versus", "no": "number"}  # No. only before a number
+SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorporated", "corp": "corporation",
+            "jr": "junior", "sr": "senior", "rd": "road", "ave": "avenue", "bldg": "building", "blk": "block",
+            "dept": "department", "govt": "government", "sq": "square", "ft": "feet", "ext": "extension"}
+SAINT, STREET = "saint", "street"  # St. before a name (St. Paul's) and after one (Queen St.)
+INFIX_LETTERS = {"eg", "ie", "cf"}  # spelled, and never the end of a sentence
+# letters each followed by a dot (U.S.A., e.g.; the last dot may be missing), or Ph.D.; not inside a longer run
+# of letters, digits or dots (an address: www.e.g.com)
+_DOTTED = re.compile(r"(?<![A-Za-z0-9.@])(?:(?:[A-Za-z]\.)+[A-Za-z]\.?|Ph\.D\.?)(?![A-Za-z0-9@]|\.[A-Za-z0-9])")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class Abbreviation:
+    """An abbreviation found at a run of letters: what was written, how it is read, and where it ends."""
+
+    written: str  # as in the text, its dots included: "Dr.", "U.S.A."
+    word: str  # the English word it is read as, or "" when its letters are spelled
+    letters: str  # the letters spelled ("USA"), or "" when it is read as a word
+    end: int  # index just past it in the text (its last dot included)
+    ends_sentence: bool  # its last dot is also a full stop
+
+
+def _next_word(text: str, i: int) -> tuple[str, bool]:
+    """The run of letters after ``text[i:]``'s spaces, and whether a space came before it."""
+    j = i
+    while j < len(text) and text[j] == " ":
+        j += 1
+    m = _WORD.match(text, j)
+    return (m.group() if m else ""), j > i
+
+
+def _ends_sentence(text: str, end: int) -> bool:
+    """A suffix's dot at ``end - 1`` is a full stop too: nothing speakable after it, or a new capitalised word."""
+    rest = text[end:]
+    if not rest.strip():
+        return True
+    word, spaced = _next_word(text, end)
+    return spaced and word[:1].isupper() and word.lower() not in SUFFIXES
+
+
+def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") -> Abbreviation | None:
+    """The abbreviation that starts with the run of Latin letters ``text[start:end]``, or None. A number follows
+    where the next character after spaces is a digit or one of ``number_starts`` (normalisation's mark for a
+    number it has rewritten)."""
+    dotted = _DOTTED.match(text, start)
+    if dotted:
+        written = dotted.group()
+        letters = written.replace(".", "")
+        infix = letters.lower() in INFIX_LETTERS
+        return Abbreviation(written, "", letters, dotted.end(),
+                            not infix and _ends_sentence(text, dotted.end()))
+    token = text[start:end]
+    key = token.lower()
+    dot = end < len(text) and text[end] == "."
+    following, _ = _next_word(text, end + 1 if dot else end)
+    before_name = following[:1].isupper()
+    if key == "st" and (dot or before_name):
+        previous = text[:start].rstrip().split(" ")[-1] if text[:start].strip() else ""
+        if previous[:1].isupper() and previous.isascii() and previous.replace("'", "").isalpha():  # Queen St.
+            return _suffix(text, token, STREET, end, dot)
+        if before_name:
+            return Abbreviation(token + "." * dot, SAINT, "", end + dot, False)
+        return _suffix(text, token, STREET, end, dot)
+    if key in TITLES and (dot or before_name and key in ("dr", "prof", "mt")):
+        return Abbreviation(token + "." * dot, TITLES[key], "", end + dot, False)
+    if not dot:
+        return None
+    if key == "no":
+        after = text[end + 1:].lstrip(" ")
+        if after[:1].isdigit() or after[:1] and after[0] in number_starts:
+            return Abbreviation(token + ".", INFIXES[key], "", end + 1, False)
+        return None
+    if key in INFIXES:
+        return Abbreviation(token + ".", INFIXES[key], "", end + 1, not text[end + 1:].strip())
+    if key in SUFFIXES:
+        return _suffix(text, token, SUFFIXES[key], end, dot)
+    return None
+
+
+def _suffix(text: str, token: str, word: str, end: int, dot: bool) -> Abbreviation:
+    return Abbreviation(token + "." * dot, word, "", end + dot, dot and _ends_sentence(text, end + 1))

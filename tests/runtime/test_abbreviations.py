@@ -1,0 +1,80 @@
+"""Abbreviations in Hong Kong text: read as their words or spelled, and their dots never a pause inside a name."""
+
+import pytest
+
+from cantoedge.runtime.abbreviations import find_abbreviation
+from cantoedge.runtime.frontend import Frontend
+from cantoedge.runtime.inventory import PAUSE_STOP
+from cantoedge.runtime.normalize import normalize
+
+
+@pytest.fixture(scope="module")
+def frontend():
+    return Frontend()
+
+
+def said(text: str) -> list[tuple[str, str]]:
+    """(what was written, how it is read) per segment: the word, the spelled letters, or the pause."""
+    segments, _ = normalize(text)
+    return [(s.text, s.word or s.source if s.kind == "reading" else s.kind if s.kind == "han" else s.text)
+            for s in segments]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Mr. Chan話", [("Mr.", "mister"), ("Chan", "english"), ("話", "han")]),
+    ("Dr. Wong", [("Dr.", "doctor"), ("Wong", "english")]),
+    ("Dr Wong", [("Dr", "doctor"), ("Wong", "english")]),  # without its dot too (CMUdict alone: "drive")
+    ("Mrs. Lee同Ms. Ho", [("Mrs.", "missus"), ("Lee", "english"), ("同", "han"), ("Ms.", "ms"), ("Ho", "english")]),
+    ("St. Paul's書院", [("St.", "saint"), ("Paul's", "english"), ("書院", "han")]),
+    ("Queen St.有間舖", [("Queen", "english"), ("St.", "street"), ("有間舖", "han")]),
+    ("No. 1", [("No.", "number"), ("一", "han")]),
+    ("No.1", [("No.", "number"), ("一", "han")]),
+    ("呢個vs.嗰個", [("呢個", "han"), ("vs.", "versus"), ("嗰個", "han")]),
+    ("ABC Co. Ltd.請人", [("A", "spelled"), ("B", "spelled"), ("C", "spelled"), ("Co.", "company"),
+                        ("Ltd.", "limited"), ("請人", "han")]),
+    ("Nathan Rd. 7號", [("Nathan", "english"), ("Rd.", "road"), ("七", "han"), ("號", "han")]),
+])
+def test_abbreviations_are_read_as_their_words_without_a_pause(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text, letters", [("佢喺U.S.A.讀書", "USA"), ("佢喺U.S.A讀書", "USA"), ("i.e.即係", "IE"),
+                                           ("e.g. apple", "EG"), ("Ph.D.畢業", "PHD")])
+def test_letters_with_dots_are_spelled_without_pauses(text, letters):
+    segments, _ = normalize(text)
+    assert "".join(s.text for s in segments if s.source == "spelled") == letters
+    assert all(s.kind != "pause" for s in segments)
+
+
+@pytest.mark.parametrize("text, stops", [
+    ("水果etc.都有", 0),  # a suffix inside a sentence
+    ("水果、餅乾etc.", 0),  # at the end: the text ends anyway (a final pause is dropped)
+    ("I live in the U.S. She said hi", 1),  # a new capitalised word after a space: a new sentence
+    ("ABC Co. Ltd.", 0),  # a suffix before another suffix is not a sentence end
+    ("Mr. Chan. Dr. Wong.", 1),  # the full stop after a name still ends its sentence
+    ("say no. OK", 1),  # No. is "number" only before one: here it is the word and a full stop
+])
+def test_a_dot_ends_a_sentence_only_where_one_ends(text, stops):
+    segments, _ = normalize(text)
+    inner = [s for s in segments[:-1] if s.kind == "pause" and s.text == PAUSE_STOP]
+    assert len(inner) == stops, segments
+
+
+def test_addresses_and_times_keep_their_own_rules():
+    assert [s.text for s in normalize("x.y@gmail.com")[0]][:4] == ["X", "dot", "Y", "at"]
+    assert normalize("www.e.g.com")[0][-2].text == "dot"  # letters with dots inside an address are not spelled
+    assert [s.source for s in normalize("8a.m.開會")[0]] == ["number", ""]  # the time rule reads a.m. first
+
+
+def test_a_run_of_letters_that_is_no_abbreviation_is_left_alone():
+    assert find_abbreviation("hello. World", 0, 5) is None
+    assert find_abbreviation("Mr Chan", 0, 2) is None  # CMUdict reads Mr as mister already
+    assert find_abbreviation("so no. one", 3, 5) is None  # No. is "number" only before a number
+    assert find_abbreviation("so no. 1", 3, 5).word == "number"
+
+
+def test_g2p_names_the_abbreviation_and_its_word(frontend):
+    r = frontend("Dr. Wong話")
+    assert r.jyutping[:2] == ["daak1", "taa2"] and r.sources[:2] == ["abbreviation"] * 2
+    assert r.why[0] == "abbreviation 'Dr.' read as 'doctor'"
+    assert PAUSE_STOP not in r.encoded.phones  # the dot no longer cuts the sentence
