@@ -16,6 +16,7 @@ Readings chosen (documented in the README):
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (氣溫-5度 -> 氣溫負五度);
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
+- codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01);
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
   with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1); mixed tokens split where their case
@@ -306,6 +307,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
         (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
          _marked("number", lambda m: read_decimal(m.group(0)))),
+        # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
+        # digit; one or two stay a number (PS5, Win10, M25)
+        (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?![\d.,])"), _marked("number", lambda m: read_digits(m.group(0)))),
         (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
         (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), _marked("number", _integer)),
     ]
