@@ -10,6 +10,7 @@ Readings chosen (documented in the README):
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
   晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm);
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
+  with a Han multiplier the multiplier comes first: $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元;
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
@@ -175,6 +176,16 @@ def _money(m: re.Match[str]) -> str:
     return text or "零蚊"
 
 
+def _money_multiplied(m: re.Match[str]) -> str:
+    """A sum written with a Han multiplier after it ($500萬): the number and the multiplier, then the currency word
+    (the one written after it, or 蚊 / 港元 from the sign)."""
+    prefix, whole, frac, multiplier, unit = m.groups()
+    whole = whole.replace(",", "")
+    number = read_decimal(whole + frac) if frac and frac.strip(".0") else _count(int(whole))
+    currency = "港元" if _is_hk_dollars(prefix) else unit or "蚊"
+    return number + multiplier + currency
+
+
 def _count(n: int) -> str:
     """A cardinal used before a measure word: 2 becomes 兩."""
     return "兩" if n == 2 else read_integer(n)
@@ -283,6 +294,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         (re.compile(r"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|BN)(?![A-Za-z])"),
          _marked("number", _scaled)),
+        # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
+        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(十萬|百萬|千萬|萬億|萬|億|千|百)(港元|元|蚊)?",
+                    re.I), _marked("number", _money_multiplied)),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", _money)),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
          _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),

@@ -54,6 +54,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("10蚊-20蚊", "十蚊至二十蚊"),
     ("9am-6pm", "上午九點至下午六點"), ("7:30pm", "晚上七點半"), ("12pm", "中午十二點"), ("12am", "凌晨十二點"),
     ("2 p.m.", "下午兩點"), ("10:00-12:00", "十點至十二點"), ("今晚7:30pm", "今晚七點半"), ("聽朝 9am", "聽朝九點"),
+    # a Han multiplier after a sum goes before the currency word
+    ("$500萬", "五百萬蚊"), ("HK$1.2億", "一點二億港元"), ("$100萬元", "一百萬元"), ("$2萬", "兩萬蚊"),
+    ("港幣100萬", "一百萬港元"), ("$1,000萬", "一千萬蚊"),
     # codes: digits written onto letters, three or more or with a leading zero, digit by digit
     ("CX251", "[C][X]二五一"), ("A380", "[A]三八零"), ("HK01", "[H][K]零一"), ("abc123", "[abc]一二三"),
     ("PS5", "[P][S]五"), ("Win10", "[Win]十"), ("iPhone 15", "[iPhone]十五"), ("v2.0", "[V]二點零"),
