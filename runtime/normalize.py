@@ -2,11 +2,12 @@
 
 Readings chosen (documented in the README):
 - integers as cardinals (105 -> 一百零五); a lone 2 before a measure word is 兩 (2個 -> 兩個), but not
-  before 月/日/號/樓/期 (2月 -> 二月);
+  before 月/日/號/樓/期, nor in a score or product (2月 -> 二月, 2比1 -> 二比一);
 - decimals 三點一四; percentages 百分之五十; negative numbers 負;
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
+- scores and ratios 2:1 -> 二比一 (one digit after the colon; two are minutes), products 2x3 and 2×3 -> 二乘三;
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
   晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm);
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
@@ -59,8 +60,9 @@ PUNCTUATION_PAUSES: dict[str, str] = {
 }
 # Brackets and quotes carry no sound; they are dropped without a warning.
 SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|")
-SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "%": "%"}  # (NFKC writes ℃ as °C)
-_NO_TWO_BEFORE = set("月日號樓期")
+# (NFKC writes ℃ as °C)
+SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "%": "%", "×": "乘", "÷": "除以"}
+_NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product: 二比一, 二乘三
 
 
 @dataclass(frozen=True)
@@ -305,6 +307,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d:])(\d{1,2})(?::([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
          _marked("number", _twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
+        # after the times: a colon before one digit is a score or ratio (2:1 -> 二比一, 16:9), x or × between numbers
+        # is times (2x3, 1920x1080 -> 乘)
+        (re.compile(r"(?<![\d:])(\d+)\s?:\s?(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
+        (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
         (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
          _marked("number", lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3)))),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
