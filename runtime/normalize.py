@@ -7,6 +7,7 @@ Readings chosen (documented in the README):
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
+- generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit);
 - scores and ratios 2:1 -> 二比一 (one digit after the colon; two are minutes), products 2x3 and 2×3 -> 二乘三;
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
   晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm);
@@ -253,6 +254,8 @@ def _integer(m: re.Match[str]) -> str:
         return "兩"
     if following == "年" and len(m.group(0)) == 4:
         return read_digits(m.group(0))  # a year
+    if following == "後" and re.fullmatch(r"\d\d", m.group(0)):
+        return read_digits(m.group(0))  # a generation: 80後 is 八零後, those born in the eighties
     return read_integer(value)
 
 
