@@ -7,9 +7,11 @@ can say them with its own syllables: the CMU Pronouncing Dictionary (compiled in
 - consonants Cantonese cannot end a syllable with, and the first consonants of an onset cluster, become
   syllables of their own (smart -> si1 maat1, email -> ji1 mei1 lou2); r after a vowel is silent, elsewhere l;
   y, r and l after an onset consonant are dropped; a stop after the final coda is dropped (send -> sen1,
-  project -> paa1 zek1); a final unstressed -el/-al is -ou (cancel -> ken1 sou2);
+  project -> po1 zek2); a final unstressed -el/-al is -ou (cancel -> ken1 sou2);
 - a single consonant after a stressed short vowel closes that syllable and starts the next (dinner ->
   din1 naa2, happy -> hep1 pi2);
+- CMUdict's AA is read o where the spelling has an o and no a (copy -> ko1 pi2, boss -> bo1 si2), as Hong Kong's
+  British English says it;
 - tones: syllables up to the stress and every stressed one are high level (1); after it the last syllable
   rises (2), vowel syllables between are low falling (4) and consonant syllables high (1).
 
@@ -209,11 +211,20 @@ def pronunciations() -> SortedWords:
     return SortedWords(gzip.decompress(resources.files("cantoedge.runtime").joinpath("data", DATA_FILE).read_bytes()))
 
 
+def british_o(word: str, phones: list[str]) -> list[str]:
+    """CMUdict is American: its AA is also the short o of copy, boss, shop and doctor, which Hong Kong, taught
+    British English, says o (ko1 pi2, bo1 si2). Where the spelling has an o and no a, AA is that o."""
+    w = word.lower()
+    if "o" not in w or "a" in w:
+        return phones
+    return ["AO" + p[2:] if p.rstrip("012") == "AA" else p for p in phones]
+
+
 def read_word(word: str) -> tuple[tuple[str, ...], str] | None:
     """Jyutping for an English word and where it came from ("english" dictionary or "letter-to-sound"); None
     when neither can say it (no vowel letter: spell it)."""
     phones = pronunciations().get(word.lower())
     if phones:
-        return to_jyutping(phones.split()), "english"
+        return to_jyutping(british_o(word, phones.split())), "english"
     guess = letter_to_sound(word)
-    return (to_jyutping(guess), "letter-to-sound") if guess else None
+    return (to_jyutping(british_o(word, guess)), "letter-to-sound") if guess else None

@@ -73,6 +73,13 @@ def test_mixed_tokens_follow_their_rules(text, pieces):
     assert [(s.text, s.source) for s in segments] == pieces
 
 
+@pytest.mark.parametrize("word, reading", [("copy", ("ko1", "pi2")), ("boss", ("bo1", "si2")),
+                                           ("doctor", ("dok1", "taa2")), ("party", ("paa1", "ti2")),
+                                           ("father", ("faa1", "daa2"))])
+def test_the_short_o_is_read_as_hong_kong_says_it(word, reading):
+    assert read_word(word) == (reading, "english")  # AA spelled o is o; spelled a it stays aa
+
+
 def test_letter_to_sound_guesses_only_words_with_a_vowel():
     assert letter_to_sound("hk") is None and letter_to_sound("www") is None
     guess = letter_to_sound("blorp")
