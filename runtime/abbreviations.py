@@ -4,16 +4,16 @@ the word they stand for, or spelled, and their full stops kept from cutting the 
 Without this, the dot of "Mr. Chan" was a sentence end: a full pause in the middle of a name, and a streamed
 sentence cut in two. Rules (documented in the README):
 
-- titles (Mr Mrs Ms Dr Prof Mt, and St before a name) are read as the word (Dr -> doctor, St -> saint) and their
+- titles (Mr Mrs Ms Dr Prof Mt, and St before a possessive name or a name not after another) are read as the
+  word (Dr -> doctor, St -> saint: St. Paul's, 去St. Andrew, but Queen St. Central is a street) and their
   dot never ends a sentence; written without the dot they are read so too when a capitalised word follows (Dr
   Chan), as CMUdict alone would read Dr as "drive";
 - No. before a number is "number"; vs. e.g. i.e. are read within the sentence;
 - suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext, and St after a name: Queen St.)
   are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.) are spelled without a
   pause between them;
-- the dot of a suffix or of spelled letters also ends the sentence when the text ends there or a new capitalised
-  word that is not itself a suffix follows after a space (as in English: "... in the U.S. She said"); a title's
-  or an infix's dot never does.
+- the dot of a suffix or of spelled letters is a full stop only where the text ends: a capitalised word after it
+  is as often an address going on (Queen St. Central) as a new sentence; a title's or an infix's dot never is.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ INFIX_LETTERS = {"eg", "ie", "cf"}  # spelled, and never the end of a sentence
 # letters each followed by a dot (U.S.A., e.g.; the last dot may be missing), or Ph.D.; not inside a longer run
 # of letters, digits or dots (an address: www.e.g.com)
 _DOTTED = re.compile(r"(?<![A-Za-z0-9.@])(?:(?:[A-Za-z]\.)+[A-Za-z]\.?|Ph\.D\.?)(?![A-Za-z0-9@]|\.[A-Za-z0-9])")
-_WORD = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r" *([A-Za-z]+)")
+_POSSESSIVE = re.compile(r" *[A-Z][a-z]*'s(?![A-Za-z])")  # a saint's church or school: St. Paul's, St. John's
 
 
 @dataclass(frozen=True)
@@ -46,22 +47,17 @@ class Abbreviation:
     ends_sentence: bool  # its last dot is also a full stop
 
 
-def _next_word(text: str, i: int) -> tuple[str, bool]:
-    """The run of letters after ``text[i:]``'s spaces, and whether a space came before it."""
-    j = i
-    while j < len(text) and text[j] == " ":
-        j += 1
-    m = _WORD.match(text, j)
-    return (m.group() if m else ""), j > i
+def _next_word(text: str, i: int) -> str:
+    """The run of letters after ``text[i:]``'s spaces ("" if something else comes first)."""
+    m = _WORD.match(text, i)
+    return m.group(1) if m else ""
 
 
 def _ends_sentence(text: str, end: int) -> bool:
-    """A suffix's dot at ``end - 1`` is a full stop too: nothing speakable after it, or a new capitalised word."""
-    rest = text[end:]
-    if not rest.strip():
-        return True
-    word, spaced = _next_word(text, end)
-    return spaced and word[:1].isupper() and word.lower() not in SUFFIXES
+    """A suffix's dot at ``end - 1`` is a full stop too only where the text ends: a capitalised word after it is
+    as often an address going on (Queen St. Central) as a new English sentence, and Cantonese text ends its
+    sentences with its own 。"""
+    return not text[end:].strip()
 
 
 def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") -> Abbreviation | None:
@@ -78,15 +74,14 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
     token = text[start:end]
     key = token.lower()
     dot = end < len(text) and text[end] == "."
-    following, _ = _next_word(text, end + 1 if dot else end)
+    following = _next_word(text, end + 1 if dot else end)
     before_name = following[:1].isupper()
     if key == "st" and (dot or before_name):
         previous = text[:start].rstrip().split(" ")[-1] if text[:start].strip() else ""
-        if previous[:1].isupper() and previous.isascii() and previous.replace("'", "").isalpha():  # Queen St.
-            return _suffix(text, token, STREET, end, dot)
-        if before_name:
+        after_name = previous[:1].isupper() and previous.isascii() and previous.replace("'", "").isalpha()
+        if _POSSESSIVE.match(text, end + dot) or before_name and not after_name:  # St. Paul's, 去St. Andrew
             return Abbreviation(token + "." * dot, SAINT, "", end + dot, False)
-        return _suffix(text, token, STREET, end, dot)
+        return _suffix(text, token, STREET, end, dot)  # Queen St. Central, Wing Lok St.
     if key in TITLES and (dot or before_name and key in ("dr", "prof", "mt")):
         return Abbreviation(token + "." * dot, TITLES[key], "", end + dot, False)
     if not dot:

