@@ -1,8 +1,10 @@
 """Abbreviations in Hong Kong text: read as their words or spelled, and their dots never a pause inside a name."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cantoedge.runtime.abbreviations import find_abbreviation
+from cantoedge.runtime.abbreviations import TITLES, find_abbreviation
 from cantoedge.runtime.frontend import Frontend
 from cantoedge.runtime.inventory import PAUSE_STOP
 from cantoedge.runtime.normalize import normalize
@@ -80,3 +82,13 @@ def test_g2p_names_the_abbreviation_and_its_word(frontend):
     assert r.jyutping[:2] == ["dok1", "taa2"] and r.sources[:2] == ["abbreviation"] * 2
     assert r.why[0] == "abbreviation 'Dr.' read as 'doctor'"
     assert PAUSE_STOP not in r.encoded.phones  # the dot no longer cuts the sentence
+
+
+@given(title=st.sampled_from(sorted(TITLES)), name=st.from_regex(r"[A-Z][a-z]{1,8}", fullmatch=True),
+       han=st.sampled_from(["", "話", "今日嚟咗"]))
+@settings(max_examples=200, deadline=None)
+def test_a_title_before_any_name_is_one_sentence(title, name, han):
+    text = f"{title.capitalize()}. {name}{han}"
+    segments, _ = normalize(text)
+    assert all(s.kind != "pause" for s in segments), segments
+    assert segments[0].word == TITLES[title]
