@@ -13,6 +13,7 @@ Readings chosen (documented in the README):
   晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm);
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
   with a Han multiplier the multiplier comes first: $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元;
+  other currencies after the amount: US$100 -> 一百美元, £50 -> 五十英鎊, RMB100 -> 一百元人民幣, 100 USD, USD 1.5M;
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
@@ -273,19 +274,45 @@ def _is_hk_dollars(prefix: str) -> bool:
 
 def _scaled(m: re.Match[str]) -> str:
     """$1.5M -> 一百五十萬蚊, 30K -> 三萬: the number times its multiplier, then the currency if written."""
-    from decimal import Decimal, localcontext
-
     prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
     if scale in ("m", "b") and not prefix and "." not in number:
         return m.group(0)  # a brand or a flat (3M, Flat 3B): M and B need a currency or a fraction, K and bn do not
+    return _times(number, scale) + (("港元" if _is_hk_dollars(prefix) else "蚊") if prefix else "")
+
+
+def _times(number: str, scale: str) -> str:
+    """A number times a multiplier (k, m, b, bn), read exactly: 1.5 m -> 一百五十萬."""
+    from decimal import Decimal, localcontext
+
     with localcontext() as exact:
         exact.prec = len(number) + 10  # every digit kept, however long the number (the default keeps 28)
         value = Decimal(number) * SCALES[scale]
     if value == value.to_integral_value():
-        text = read_integer(int(value))
+        return read_integer(int(value))
+    return read_decimal(format(value.normalize(), "f"))
+
+
+# Other currencies, said after the amount as Hong Kong news says them (US$100 -> 一百美元, RMB100 -> 一百元人民幣):
+# a sign or code before the amount, or a code after it. HK$ and $ are read by _money (蚊, 毫, 仙). ¥ is left out:
+# Hong Kong writes it for yen and for renminbi alike.
+CURRENCIES = {"US$": "美元", "USD": "美元", "NT$": "新台幣", "TWD": "新台幣",
+              "A$": "澳元", "AU$": "澳元", "AUD": "澳元", "C$": "加元", "CA$": "加元", "CAD": "加元",
+              "S$": "新加坡元", "SGD": "新加坡元", "NZ$": "紐元", "NZD": "紐元", "MOP$": "澳門元", "MOP": "澳門元",
+              "£": "英鎊", "GBP": "英鎊", "€": "歐元", "EUR": "歐元", "RMB": "元人民幣", "CNY": "元人民幣",
+              "JPY": "日圓", "HKD": "港元"}
+_HAN_MULTIPLIERS = "十萬|百萬|千萬|萬億|萬|億|千|百"
+
+
+def _foreign(m: re.Match[str]) -> str:
+    """An amount in another currency: the number (times K, M, B or bn; a Han multiplier kept), then the currency."""
+    number, latin, han = m.group("num").replace(",", ""), m.group("lat"), m.group("han") or ""
+    if "." in number:
+        number = number.rstrip("0").rstrip(".")  # US$12.50 is 十二點五美元
+    if latin:
+        text = _times(number, latin.lower())
     else:
-        text = read_decimal(format(value.normalize(), "f"))
-    return text + (("港元" if _is_hk_dollars(prefix) else "蚊") if prefix else "")
+        text = (read_decimal(number) if "." in number else _count(int(number))) + han
+    return text + CURRENCIES[m.group("cur")]
 
 
 @cache
@@ -293,14 +320,23 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     """The rewrite rules for numbers, dates, times and money, in order. Every one needs a decimal digit, so they
     are compiled for the first text that has one (compiling took 2 ms of every `say`'s start)."""
     units = "|".join(sorted(UNITS, key=len, reverse=True))
+    currencies = "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
+    codes = "|".join(c for c in CURRENCIES if c.isalpha())
+    amount = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
     return [
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
+        (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
+                    rf"(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|(?P<han>{_HAN_MULTIPLIERS}))?(?![\d.])"),
+         _marked("number", _foreign)),
+        (re.compile(rf"(?<![\d.,])(?P<num>{amount})(?:\s?(?P<lat>k|K|M|B|bn|BN)|(?P<han>{_HAN_MULTIPLIERS}))?\s?"
+                    rf"(?P<cur>{codes})(?![A-Za-z])"), _marked("number", _foreign)),
         (re.compile(r"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|BN)(?![A-Za-z])"),
          _marked("number", _scaled)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
-        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(十萬|百萬|千萬|萬億|萬|億|千|百)(港元|元|蚊)?",
+        (re.compile(rf"(HK\$|港幣|\$)\s?(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?\s?({_HAN_MULTIPLIERS})(港元|元|蚊)?",
                     re.I), _marked("number", _money_multiplied)),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", _money)),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),

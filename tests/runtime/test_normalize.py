@@ -56,6 +56,10 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("9am-6pm", "上午九點至下午六點"), ("7:30pm", "晚上七點半"), ("12pm", "中午十二點"), ("12am", "凌晨十二點"),
     ("2 p.m.", "下午兩點"), ("10:00-12:00", "十點至十二點"), ("今晚7:30pm", "今晚七點半"), ("聽朝 9am", "聽朝九點"),
     ("80後", "八零後"), ("00後", "零零後"), ("85後", "八五後"),  # generations, said digit by digit
+    # other currencies, said after the amount; ¥ (yen or renminbi) is left alone
+    ("US$100", "一百美元"), ("US$12.50", "十二點五美元"), ("£50", "五十英鎊"), ("€20", "二十歐元"),
+    ("RMB100", "一百元人民幣"), ("RMB1.2億", "一點二億元人民幣"), ("US$1.5M", "一百五十萬美元"),
+    ("USD 100", "一百美元"), ("100 HKD", "一百港元"), ("NT$500", "五百新台幣"), ("EUR 1,000", "一千歐元"),
     # scores, ratios and products (a colon before two digits is still a time)
     ("比分2:1", "比分二比一"), ("16:9", "十六比九"), ("2x3", "二乘三"), ("3×4", "三乘四"), ("10÷2", "十除以二"),
     ("1920x1080", "一千九百二十乘一千零八十"), ("0x1F", "零[X]一[F]"),
