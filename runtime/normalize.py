@@ -6,6 +6,7 @@ Readings chosen (documented in the README):
 - decimals 三點一四; percentages 百分之五十; negative numbers 負;
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
+- financial years and spans of years, 2023/24年度, 1999-2000年 -> 二零二三至二四年度, 一九九九至二零零零年;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit);
 - scores and ratios 2:1 -> 二比一 (one digit after the colon; two are minutes), products 2x3 and 2×3 -> 二乘三;
@@ -327,6 +328,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
+        (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
+         _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
         (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
                     rf"(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|(?P<han>{_HAN_MULTIPLIERS}))?(?![\d.])"),
