@@ -15,6 +15,7 @@ Readings chosen (documented in the README):
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
   with a Han multiplier the multiplier comes first: $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元;
   other currencies after the amount: US$100 -> 一百美元, £50 -> 五十英鎊, RMB100 -> 一百元人民幣, 100 USD, USD 1.5M;
+  a range of sums says its multiplier and currency once, at the end: $2-3萬 -> 兩至三萬蚊, $50-80 -> 五十至八十蚊;
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
@@ -181,14 +182,37 @@ def _money(m: re.Match[str]) -> str:
     return text or "零蚊"
 
 
+def _amount(number: str) -> str:
+    """An amount before its multiplier or currency word: 2 is 兩, a fraction is read without its trailing zeros
+    (12.50 -> 十二點五), thousands separators dropped."""
+    number = number.replace(",", "")
+    if "." in number:
+        number = number.rstrip("0").rstrip(".")
+    return read_decimal(number) if "." in number else _count(int(number))
+
+
+def _currency(sign: str, written: str | None = None) -> str:
+    """The currency word said after an amount: 港元 for HK$ and 港幣, the other currencies' words, else the word
+    written after the amount or 蚊."""
+    if _is_hk_dollars(sign):
+        return "港元"
+    return CURRENCIES.get(sign) or written or "蚊"
+
+
 def _money_multiplied(m: re.Match[str]) -> str:
-    """A sum written with a Han multiplier after it ($500萬): the number and the multiplier, then the currency word
-    (the one written after it, or 蚊 / 港元 from the sign)."""
-    prefix, whole, frac, multiplier, unit = m.groups()
-    whole = whole.replace(",", "")
-    number = read_decimal(whole + frac) if frac and frac.strip(".0") else _count(int(whole))
-    currency = "港元" if _is_hk_dollars(prefix) else unit or "蚊"
-    return number + multiplier + currency
+    """A sum written with a Han multiplier after it ($500萬): the number and the multiplier, then the currency word."""
+    return _amount(m.group("num")) + m.group("han") + _currency(m.group("cur"), m.group("unit"))
+
+
+def _money_range(m: re.Match[str]) -> str:
+    """A range of sums with one currency ($2-3萬, $3,000-$5,000, US$1-2億, $20-30K): both amounts, the multiplier
+    and the currency word once, at the end, as it is said: 兩至三萬蚊."""
+    low, high, latin = m.group("a"), m.group("b"), m.group("lat")
+    if latin:
+        text = _times(low.replace(",", ""), latin.lower()) + "至" + _times(high.replace(",", ""), latin.lower())
+    else:
+        text = _amount(low) + "至" + _amount(high) + (m.group("han") or "")
+    return text + _currency(m.group("cur"), m.group("unit"))
 
 
 def _count(n: int) -> str:
@@ -306,14 +330,9 @@ _HAN_MULTIPLIERS = "十萬|百萬|千萬|萬億|萬|億|千|百"
 
 def _foreign(m: re.Match[str]) -> str:
     """An amount in another currency: the number (times K, M, B or bn; a Han multiplier kept), then the currency."""
-    number, latin, han = m.group("num").replace(",", ""), m.group("lat"), m.group("han") or ""
-    if "." in number:
-        number = number.rstrip("0").rstrip(".")  # US$12.50 is 十二點五美元
-    if latin:
-        text = _times(number, latin.lower())
-    else:
-        text = (read_decimal(number) if "." in number else _count(int(number))) + han
-    return text + CURRENCIES[m.group("cur")]
+    latin = m.group("lat")
+    text = _times(m.group("num").replace(",", ""), latin.lower()) if latin else _amount(m.group("num"))
+    return text + (m.group("han") or "") + _currency(m.group("cur"))
 
 
 @cache
@@ -331,6 +350,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
         (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
          _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
+        # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
+        (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
+                    rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|\s?(?P<han>{_HAN_MULTIPLIERS}))?"
+                    r"(?P<unit>港元|元|蚊)?"), _marked("number", _money_range)),
         # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
         (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
                     rf"(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|(?P<han>{_HAN_MULTIPLIERS}))?(?![\d.])"),
@@ -340,7 +363,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|BN)(?![A-Za-z])"),
          _marked("number", _scaled)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
-        (re.compile(rf"(HK\$|港幣|\$)\s?(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?\s?({_HAN_MULTIPLIERS})(港元|元|蚊)?",
+        (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{_HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
                     re.I), _marked("number", _money_multiplied)),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", _money)),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
