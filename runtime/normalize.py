@@ -64,7 +64,7 @@ PUNCTUATION_PAUSES: dict[str, str] = {
 }
 # Brackets and quotes carry no sound; they are dropped without a warning.
 SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|")
-# (NFKC writes ℃ as °C)
+# Symbols said as words (NFKC writes ℃ as °C, so ° is 度)
 SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "%": "%", "×": "乘", "÷": "除以"}
 _NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product: 二比一, 二乘三
 
@@ -302,7 +302,7 @@ def _scaled(m: re.Match[str]) -> str:
     prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
     if scale in ("m", "b") and not prefix and "." not in number:
         return m.group(0)  # a brand or a flat (3M, Flat 3B): M and B need a currency or a fraction, K and bn do not
-    return _times(number, scale) + (("港元" if _is_hk_dollars(prefix) else "蚊") if prefix else "")
+    return _times(number, scale) + (_currency(prefix) if prefix else "")
 
 
 def _times(number: str, scale: str) -> str:
@@ -373,9 +373,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d:])(\d{1,2})(?::([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
          _marked("number", _twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
-        # after the times: a colon before one digit is a score or ratio (2:1 -> 二比一, 16:9), x or × between numbers
-        # is times (2x3, 1920x1080 -> 乘)
-        (re.compile(r"(?<![\d:])(\d+)\s?:\s?(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
+        # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2
+        # apples" keeps its pause), x or × between numbers is times (2x3, 1920x1080 -> 乘)
+        (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
         (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
         (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
          _marked("number", lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3)))),
