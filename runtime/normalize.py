@@ -440,7 +440,7 @@ _ADDRESS = re.compile(r"[A-Za-z0-9._%+-]*(?:@[A-Za-z0-9.-]+|(?<![A-Za-z0-9])www\
 
 def _is_address_dot(text: str, i: int) -> bool:
     """The dot of a web or email address (www.google.com, hk.yahoo.com, gmail.com), said "dot": a dot between
-    letters or digits inside a run that is an address (e.g., a.m. and Hon.pro. keep their full stops)."""
+    letters or digits inside a run that is an address (the dots of Hon.pro. and e.g. are not said)."""
     if not (0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum() and text[i + 1].isascii()
             and text[i + 1].isalnum()):
         return False
