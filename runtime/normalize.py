@@ -6,6 +6,8 @@ Readings chosen (documented in the README):
 - decimals 三點一四; percentages 百分之五十; negative numbers 負;
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
+- fractions: ½ -> 二分之一, and n/m before a measure word or 嘅/的 (1/2杯 -> 二分之一杯); elsewhere n/m may be a day and
+  month (5/3開會) and stays two numbers;
 - financial years and spans of years, 2023/24年度, 1999-2000年 -> 二零二三至二四年度, 一九九九至二零零零年;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit);
@@ -215,6 +217,15 @@ def _money_range(m: re.Match[str]) -> str:
     return text + _currency(m.group("cur"), m.group("unit"))
 
 
+# What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
+_FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
+
+
+def _fraction(m: re.Match[str]) -> str:
+    """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一."""
+    return f"{read_integer(int(m.group(2)))}分之{read_integer(int(m.group(1)))}"
+
+
 def _count(n: int) -> str:
     """A cardinal used before a measure word: 2 becomes 兩."""
     return "兩" if n == 2 else read_integer(n)
@@ -347,6 +358,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
+        # n/m may be a day and month (5/3開會), so it stays two numbers
+        (re.compile(r"(?<![\d.])(\d+)⁄(\d+)(?![\d.])"), _marked("number", _fraction)),
+        (re.compile(rf"(?<![\d./])(\d+)/(\d+)(?![\d./])(?=[{_FRACTION_OF}])"), _marked("number", _fraction)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
         (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
          _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),

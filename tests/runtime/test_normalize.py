@@ -56,6 +56,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("9am-6pm", "上午九點至下午六點"), ("7:30pm", "晚上七點半"), ("12pm", "中午十二點"), ("12am", "凌晨十二點"),
     ("2 p.m.", "下午兩點"), ("10:00-12:00", "十點至十二點"), ("今晚7:30pm", "今晚七點半"), ("聽朝 9am", "聽朝九點"),
     ("80後", "八零後"), ("00後", "零零後"), ("85後", "八五後"),  # generations, said digit by digit
+    # fractions where they cannot be a day and month: ½, and n/m before a measure word or 嘅
+    ("½杯", "二分之一杯"), ("1/2杯", "二分之一杯"), ("1/3嘅人", "三分之一嘅人"), ("¼", "四分之一"),
+    ("5/3開會", "五三開會"), ("1/2/2024", "二零二四年二月一號"),
     # a range of sums: the multiplier and the currency once, at the end
     ("月薪$2-3萬", "月薪兩至三萬蚊"), ("$3,000-$5,000", "三千至五千蚊"), ("$50-80", "五十至八十蚊"),
     ("US$1-2億", "一至兩億美元"), ("HK$100-$200", "一百至兩百港元"), ("$20-30K", "兩萬至三萬蚊"),
