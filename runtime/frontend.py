@@ -40,6 +40,13 @@ class Encoded:
     syllable_index: list[int]  # -1 for pause tokens
 
 
+# A character read by its use after a verb when it follows an English word, which the context rules (learnt on
+# Han neighbours) cannot see: check下 and google下 are "check a bit", haa5, as 睇下 is (HKCanCor has two such
+# places: relax下, haa5 both). Before a time or a direction it keeps its dictionary reading: HKCanCor reads 下
+# before 個 haa6 15 times in 18 (下個月), before 年 and 次 always haa6, so book下個月 and scroll下去 stay haa6.
+AFTER_ENGLISH_VERB = {"下": "haa5"}
+KEEPS_ITS_READING_BEFORE = set("個年次一星禮晝午週周季期屆月半面邊便去嚟落來")
+
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "english", "letter-to-sound", "spelled",
            "abbreviation")
 
@@ -115,13 +122,18 @@ class Frontend:
         """(character, syllable or None) for each character of a Han run, words matched in context."""
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
 
-    def explain_han(self, text: str) -> list[tuple[str, str | None, str, str]]:
+    def explain_han(self, text: str, after_word: bool = False) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
-        reading, unless a context rule for the character's neighbours reads it otherwise."""
+        reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
+        run follows an English word (check下)."""
         out = []
         for i, (ch, reading, word) in enumerate(self._dictionary.matches(text)):
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
+                continue
+            if i == 0 and after_word and ch in AFTER_ENGLISH_VERB and text[1:2] not in KEEPS_ITS_READING_BEFORE:
+                out.append((ch, AFTER_ENGLISH_VERB[ch], "context", f"{ch} right after an English word, a verb "
+                            f"(check{ch}, google{ch}) → {AFTER_ENGLISH_VERB[ch]}, as after 睇 or 試"))
                 continue
             rule = self._context.decide(text, i)
             if rule is not None and rule.reading != reading:
@@ -140,7 +152,10 @@ class Frontend:
         sources: list[str] = []
         why: list[str] = []
         unknown = [d.char for d in dropped]
+        previous = None
         for seg in segments:
+            after_word = previous is not None and previous.source in ("english", "letter-to-sound")
+            previous = seg
             if seg.kind == "pause":
                 units.append(seg.text)
                 continue
@@ -151,7 +166,7 @@ class Frontend:
                         "abbreviation": f"abbreviation {seg.text!r} read as {seg.word!r}"}.get(seg.source, seg.source)
                 pairs = [(seg.text, j, seg.source, rule) for j in seg.jyutping]
             else:
-                pairs = self.explain_han(seg.text)
+                pairs = self.explain_han(seg.text, after_word and not seg.source)
                 if seg.source:  # a number or date rewritten as Han text
                     pairs = [(g, r, seg.source, f"{seg.source} read as {seg.text}") for g, r, _, _ in pairs]
             for grapheme, reading, source, reason in pairs:

@@ -75,3 +75,15 @@ def test_polyphones_are_read_by_their_neighbours():
     context = [(g, j, w) for g, j, s, w in zip(r.graphemes, r.jyutping, r.sources, r.why) if s == "context"]
     assert ("下", "haa5", "context: 下 after 睇 → haa5 (HKCanCor training split: 75 of 75)") in context
     assert r.to_json()["sources"].count("context") == len(context)
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("check下先", "haa5"), ("google下", "haa5"), ("send下畀我", "haa5"), ("test下得唔得", "haa5"),
+    ("book下個月", "haa6"), ("scroll下去", "haa6"),  # before a time or a direction: the dictionary's reading
+    ("OT下", "haa6"),  # spelled letters are not a verb
+])
+def test_xia_after_an_english_verb_is_a_bit(frontend, text, reading):
+    r = frontend(text)
+    (i,) = [k for k, g in enumerate(r.graphemes) if g == "下"]
+    assert r.jyutping[i] == reading
+    assert (r.sources[i] == "context") == (reading == "haa5")
