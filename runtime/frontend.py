@@ -48,7 +48,7 @@ AFTER_ENGLISH_VERB = {"下": "haa5"}
 KEEPS_ITS_READING_BEFORE = set("個年次一星禮晝午週周季期屆月半面邊便去嚟落來")
 
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "english", "letter-to-sound", "spelled",
-           "abbreviation")
+           "abbreviation", "interjection")
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,8 @@ class Frontend:
                 rule = {"english": f"English word {seg.text!r} (CMUdict, loanword rules)",
                         "letter-to-sound": f"English word {seg.text!r} (not in CMUdict: letter-to-sound guess)",
                         "spelled": f"letter {seg.text} spelled",
-                        "abbreviation": f"abbreviation {seg.text!r} read as {seg.word!r}"}.get(seg.source, seg.source)
+                        "abbreviation": f"abbreviation {seg.text!r} read as {seg.word!r}",
+                        "interjection": f"laughter {seg.text!r}"}.get(seg.source, seg.source)
                 pairs = [(seg.text, j, seg.source, rule) for j in seg.jyutping]
             else:
                 pairs = self.explain_han(seg.text, after_word and not seg.source)

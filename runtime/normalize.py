@@ -32,6 +32,7 @@ Readings chosen (documented in the README):
   hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
+- laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four);
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
   apostrophe (don't, McDonald's, I’m) are looked up whole;
 - addresses: @ is the word at, the dots of www.google.com are said dot;
@@ -75,7 +76,7 @@ _NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product:
 class Segment:
     """One piece of normalised text: Han characters, a fixed reading, or a pause; ``source`` says where its
     reading comes from when normalisation decided it (number, date, english, letter-to-sound, spelled,
-    abbreviation)."""
+    abbreviation, interjection)."""
 
     kind: str  # "han" | "reading" | "pause"
     text: str
@@ -105,10 +106,27 @@ def spelled(letters: str) -> list[Segment]:
             if ch.lower() in LETTER_READINGS]  # an apostrophe inside (H'S) is not spelled
 
 
+# Laughter as chat text writes it (haha, hehe, hihi), said as 哈哈, 嘿嘿, 嘻嘻: a syllable a pair, at most four
+_LAUGHTER = re.compile(r"(?:(ha)+h?|(he)+|(hi)+)", re.I)
+LAUGHTER_SYLLABLES = {"ha": "haa1", "he": "he1", "hi": "hi1"}
+
+
+def laughter(token: str) -> list[Segment]:
+    """haha as haa1 haa1, not as an English word (letter-to-sound read it he1 he2); [] if it is not laughter."""
+    m = _LAUGHTER.fullmatch(token)
+    if not m or len(token) < 4:
+        return []
+    syllable = LAUGHTER_SYLLABLES[token[:2].lower()]
+    return [Segment("reading", token, (syllable,) * min(4, len(token) // 2), "interjection")]
+
+
 def latin_token(token: str) -> list[Segment]:
     """One run of Latin letters (hyphens and apostrophes between letters kept) as English words or spelled
     letters."""
     from .english import pronunciations, read_word
+
+    if found := laughter(token):
+        return found
 
     if "'" in token and token.lower() not in pronunciations():  # a possessive or contraction CMUdict lacks
         return [seg for part in token.split("'") if part for seg in latin_token(part)]  # its parts, as before

@@ -174,3 +174,16 @@ def test_the_number_rules_are_skipped_only_where_none_could_match(text):
     for pattern, repl in number_rules():
         expected = pattern.sub(repl, expected)
     assert _expand_numbers(text) == expected
+
+
+@pytest.mark.parametrize("text, syllables", [
+    ("haha", ["haa1"] * 2), ("HAHAHA", ["haa1"] * 3), ("hahah", ["haa1"] * 2), ("hahahahahaha", ["haa1"] * 4),
+    ("hehe", ["he1"] * 2), ("hihi", ["hi1"] * 2),
+])
+def test_laughter_is_said_as_laughter_not_as_an_english_word(text, syllables):
+    (segment,) = normalize(text)[0]
+    assert list(segment.jyutping) == syllables and segment.source == "interjection"
+
+
+def test_short_words_that_look_like_laughter_stay_words():
+    assert [s.source for s in normalize("ha hi hah")[0]] == ["english"] * 3
