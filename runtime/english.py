@@ -11,7 +11,7 @@ can say them with its own syllables: the CMU Pronouncing Dictionary (compiled in
 - a single consonant after a stressed short vowel closes that syllable and starts the next (dinner ->
   din1 naa2, happy -> hep1 pi2);
 - CMUdict's AA is read o where the spelling has an o and no a (copy -> ko1 pi2, boss -> bo1 si2), as Hong Kong's
-  British English says it;
+  British English says it, but not before p, b or m, which Jyutping's o cannot take (shop -> saap1);
 - tones: syllables up to the stress and every stressed one are high level (1); after it the last syllable
   rises (2), vowel syllables between are low falling (4) and consonant syllables high (1).
 
@@ -212,12 +212,18 @@ def pronunciations() -> SortedWords:
 
 
 def british_o(word: str, phones: list[str]) -> list[str]:
-    """CMUdict is American: its AA is also the short o of copy, boss, shop and doctor, which Hong Kong, taught
-    British English, says o (ko1 pi2, bo1 si2). Where the spelling has an o and no a, AA is that o."""
+    """CMUdict is American: its AA is also the short o of copy, boss and doctor, which Hong Kong, taught British
+    English, says o (ko1 pi2, bo1 si2). Where the spelling has an o and no a, AA is that o, except before p, b or
+    m: Jyutping has no rime op or om, and aa keeps the consonant (shop saap1, job zaap1, .com kaam1)."""
     w = word.lower()
     if "o" not in w or "a" in w:
         return phones
-    return ["AO" + p[2:] if p.rstrip("012") == "AA" else p for p in phones]
+
+    def closed_by_pbm(i: int) -> bool:  # a p, b or m after it that no vowel follows: the syllable's coda
+        after = [q.rstrip("012") for q in phones[i + 1:i + 3]]
+        return bool(after) and after[0] in ("P", "B", "M") and (len(after) == 1 or after[1] not in _VOWELS)
+
+    return ["AO" + p[2:] if p.rstrip("012") == "AA" and not closed_by_pbm(i) else p for i, p in enumerate(phones)]
 
 
 def read_word(word: str) -> tuple[tuple[str, ...], str] | None:

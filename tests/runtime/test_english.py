@@ -75,9 +75,10 @@ def test_mixed_tokens_follow_their_rules(text, pieces):
 
 @pytest.mark.parametrize("word, reading", [("copy", ("ko1", "pi2")), ("boss", ("bo1", "si2")),
                                            ("doctor", ("dok1", "taa2")), ("party", ("paa1", "ti2")),
-                                           ("father", ("faa1", "daa2"))])
+                                           ("father", ("faa1", "daa2")), ("shop", ("saap1",)),
+                                           ("com", ("kaam1",))])
 def test_the_short_o_is_read_as_hong_kong_says_it(word, reading):
-    assert read_word(word) == (reading, "english")  # AA spelled o is o; spelled a it stays aa
+    assert read_word(word) == (reading, "english")  # AA spelled o is o, but aa before a closing p/b/m
 
 
 def test_letter_to_sound_guesses_only_words_with_a_vowel():
