@@ -6,6 +6,8 @@ Readings chosen (documented in the README):
 - decimals 三點一四; percentages 百分之五十; negative numbers 負;
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
+  without a year, day/month is a date where a weekday follows (5/12（六） -> 十二月五號星期六, 5/12 星期六), and a
+  weekday in brackets after a date is said 星期 (12月5日（六） -> 十二月五日星期六);
 - fractions: ½ -> 二分之一, and n/m before a measure word or 嘅/的 (1/2杯 -> 二分之一杯); elsewhere n/m may be a day and
   month (5/3開會) and stays two numbers;
 - financial years and spans of years, 2023/24年度, 1999-2000年 -> 二零二三至二四年度, 一九九九至二零零零年;
@@ -262,6 +264,14 @@ def _date(m: re.Match[str], year: str, month: str, day: str, day_mark: str) -> s
     return f"{read_digits(year)}年{read_integer(int(month))}月{read_integer(int(day))}{day_mark}"
 
 
+def _day_month(m: re.Match[str]) -> str:
+    """A Hong Kong day/month before its weekday: 5/12（六） -> 十二月五號星期六; not a date (31/2) -> the numbers."""
+    day, month = int(m.group(1)), int(m.group(2))
+    if not is_date(2024, month, day):  # a leap year: 29/2 is a date
+        return _separated_numbers(f"{day}/{month}") + (m.group(3) or "")
+    return f"{read_integer(month)}月{read_integer(day)}號" + (f"星期{m.group(3)}" if m.group(3) else "")
+
+
 def _separated_numbers(text: str) -> str:
     """Digit groups read as cardinals, the separators between them as short pauses."""
     return "，".join(read_integer(int(g)) for g in re.findall(r"\d+", text))
@@ -403,6 +413,12 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
          _marked("date", lambda m: _date(m, m.group(3), m.group(2), m.group(1), "號"))),
+        # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
+        (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
+                    r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), _marked("date", _day_month)),
+        # a weekday in brackets after a date (12月5日（六）): 星期六, as it is said
+        (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天])\s?[）)]"),
+         lambda m: f"星期{m.group(1)}"),
         (re.compile(r"(?<![\d:])(\d{1,2})(?::([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
          _marked("number", _twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),

@@ -56,6 +56,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("9am-6pm", "上午九點至下午六點"), ("7:30pm", "晚上七點半"), ("12pm", "中午十二點"), ("12am", "凌晨十二點"),
     ("2 p.m.", "下午兩點"), ("10:00-12:00", "十點至十二點"), ("今晚7:30pm", "今晚七點半"), ("聽朝 9am", "聽朝九點"),
     ("80後", "八零後"), ("00後", "零零後"), ("85後", "八五後"),  # generations, said digit by digit
+    # a day and month without a year where a weekday follows; a weekday in brackets after a date is 星期
+    ("5/12（六）", "十二月五號星期六"), ("5/12 星期六", "十二月五號星期六"), ("5/12開會", "五十二開會"),
+    ("12月5日（六）", "十二月五日星期六"), ("2024年12月5日(日)", "二零二四年十二月五日星期日"),
     # fractions where they cannot be a day and month: ½, and n/m before a measure word or 嘅
     ("½杯", "二分之一杯"), ("1/2杯", "二分之一杯"), ("1/3嘅人", "三分之一嘅人"), ("¼", "四分之一"),
     ("5/3開會", "五三開會"), ("1/2/2024", "二零二四年二月一號"),
