@@ -20,6 +20,7 @@ Readings chosen (documented in the README):
   with a Han multiplier the multiplier comes first: $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元;
   other currencies after the amount: US$100 -> 一百美元, £50 -> 五十英鎊, RMB100 -> 一百元人民幣, 100 USD, USD 1.5M;
   a range of sums says its multiplier and currency once, at the end: $2-3萬 -> 兩至三萬蚊, $50-80 -> 五十至八十蚊;
+  a price per something: $50/位 -> 五十蚊一位, $8,000/月 -> 八千蚊一個月, $50/kg -> 五十蚊一公斤;
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
@@ -409,6 +410,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{_HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
                     re.I), _marked("number", _money_multiplied)),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", _money)),
+        # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
+        (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),
+         lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
+        (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
          _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
