@@ -51,7 +51,8 @@ from functools import cache
 
 from .abbreviations import Abbreviation, find_abbreviation
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
-from .numbers import read_decimal, read_digits, read_integer
+from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
+from .numbers import read_count, read_decimal, read_digits, read_integer
 
 # Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
 LETTER_READINGS: dict[str, tuple[str, ...]] = {
@@ -190,54 +191,6 @@ def _is_ignorable(ch: str) -> bool:
     return cat in ("Cc", "Cf", "Co", "Cs", "So", "Sk", "Mn", "Me") or 0xFE00 <= ord(ch) <= 0xFE0F
 
 
-def _money(m: re.Match[str]) -> str:
-    prefix, whole, frac = m.group(1), m.group(2).replace(",", ""), (m.group(3) or "")[1:]
-    if _is_hk_dollars(prefix):
-        return read_decimal(whole + ("." + frac.rstrip("0") if frac.rstrip("0") else "")) + "港元"
-    if len(frac) > 2:  # finer than a cent (a penny stock's $0.375): the decimal, then the unit
-        return read_decimal(whole + "." + frac) + "蚊"
-    text = (_count(int(whole)) + "蚊") if int(whole) or not frac else ""
-    frac = (frac + "00")[:2]
-    if frac[0] != "0":
-        text += _count(int(frac[0])) + "毫"
-    if frac[1] != "0":
-        text += _count(int(frac[1])) + "仙"
-    return text or "零蚊"
-
-
-def _amount(number: str) -> str:
-    """An amount before its multiplier or currency word: 2 is 兩, a fraction is read without its trailing zeros
-    (12.50 -> 十二點五), thousands separators dropped."""
-    number = number.replace(",", "")
-    if "." in number:
-        number = number.rstrip("0").rstrip(".")
-    return read_decimal(number) if "." in number else _count(int(number))
-
-
-def _currency(sign: str, written: str | None = None) -> str:
-    """The currency word said after an amount: 港元 for HK$ and 港幣, the other currencies' words, else the word
-    written after the amount or 蚊."""
-    if _is_hk_dollars(sign):
-        return "港元"
-    return CURRENCIES.get(sign) or written or "蚊"
-
-
-def _money_multiplied(m: re.Match[str]) -> str:
-    """A sum written with a Han multiplier after it ($500萬): the number and the multiplier, then the currency word."""
-    return _amount(m.group("num")) + m.group("han") + _currency(m.group("cur"), m.group("unit"))
-
-
-def _money_range(m: re.Match[str]) -> str:
-    """A range of sums with one currency ($2-3萬, $3,000-$5,000, US$1-2億, $20-30K): both amounts, the multiplier
-    and the currency word once, at the end, as it is said: 兩至三萬蚊."""
-    low, high, latin = m.group("a"), m.group("b"), m.group("lat")
-    if latin:
-        text = _times(low.replace(",", ""), latin.lower()) + "至" + _times(high.replace(",", ""), latin.lower())
-    else:
-        text = _amount(low) + "至" + _amount(high) + (m.group("han") or "")
-    return text + _currency(m.group("cur"), m.group("unit"))
-
-
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 
@@ -245,11 +198,6 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 def _fraction(m: re.Match[str]) -> str:
     """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一."""
     return f"{read_integer(int(m.group(2)))}分之{read_integer(int(m.group(1)))}"
-
-
-def _count(n: int) -> str:
-    """A cardinal used before a measure word: 2 becomes 兩."""
-    return "兩" if n == 2 else read_integer(n)
 
 
 def is_date(year: int, month: int, day: int) -> bool:
@@ -301,7 +249,7 @@ def _twelve_hour(m: re.Match[str]) -> str:
 
 
 def _clock(hour: int, minute: int, second: str | None) -> str:
-    text = _count(hour) + "點"
+    text = read_count(hour) + "點"
     if minute == 30 and not second:
         text += "半"
     elif minute or second:
@@ -325,54 +273,9 @@ def _integer(m: re.Match[str]) -> str:
     return read_integer(value)
 
 
-# Multipliers written after a number in Hong Kong text ($30K a month, $1.5M, HK$2B): K or k a thousand, bn a billion,
-# and M a million and B a billion after a currency or a fraction (3M is a brand, Flat 3B a flat, 5m five metres).
-SCALES = {"k": 10**3, "m": 10**6, "b": 10**9, "bn": 10**9}
 # Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
 UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
          "g": "克", "L": "公升"}
-
-
-def _is_hk_dollars(prefix: str) -> bool:
-    return prefix.upper().startswith("HK") or prefix == "港幣"
-
-
-def _scaled(m: re.Match[str]) -> str:
-    """$1.5M -> 一百五十萬蚊, 30K -> 三萬: the number times its multiplier, then the currency if written."""
-    prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
-    if scale in ("m", "b") and not prefix and "." not in number:
-        return m.group(0)  # a brand or a flat (3M, Flat 3B): M and B need a currency or a fraction, K and bn do not
-    return _times(number, scale) + (_currency(prefix) if prefix else "")
-
-
-def _times(number: str, scale: str) -> str:
-    """A number times a multiplier (k, m, b, bn), read exactly: 1.5 m -> 一百五十萬."""
-    from decimal import Decimal, localcontext
-
-    with localcontext() as exact:
-        exact.prec = len(number) + 10  # every digit kept, however long the number (the default keeps 28)
-        value = Decimal(number) * SCALES[scale]
-    if value == value.to_integral_value():
-        return read_integer(int(value))
-    return read_decimal(format(value.normalize(), "f"))
-
-
-# Other currencies, said after the amount as Hong Kong news says them (US$100 -> 一百美元, RMB100 -> 一百元人民幣):
-# a sign or code before the amount, or a code after it. HK$ and $ are read by _money (蚊, 毫, 仙). ¥ is left out:
-# Hong Kong writes it for yen and for renminbi alike.
-CURRENCIES = {"US$": "美元", "USD": "美元", "NT$": "新台幣", "TWD": "新台幣",
-              "A$": "澳元", "AU$": "澳元", "AUD": "澳元", "C$": "加元", "CA$": "加元", "CAD": "加元",
-              "S$": "新加坡元", "SGD": "新加坡元", "NZ$": "紐元", "NZD": "紐元", "MOP$": "澳門元", "MOP": "澳門元",
-              "£": "英鎊", "GBP": "英鎊", "€": "歐元", "EUR": "歐元", "RMB": "元人民幣", "CNY": "元人民幣",
-              "JPY": "日圓", "HKD": "港元"}
-_HAN_MULTIPLIERS = "十萬|百萬|千萬|萬億|萬|億|千|百"
-
-
-def _foreign(m: re.Match[str]) -> str:
-    """An amount in another currency: the number (times K, M, B or bn; a Han multiplier kept), then the currency."""
-    latin = m.group("lat")
-    text = _times(m.group("num").replace(",", ""), latin.lower()) if latin else _amount(m.group("num"))
-    return text + (m.group("han") or "") + _currency(m.group("cur"))
 
 
 @cache
@@ -396,20 +299,20 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
         (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
-                    rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|\s?(?P<han>{_HAN_MULTIPLIERS}))?"
-                    r"(?P<unit>港元|元|蚊)?"), _marked("number", _money_range)),
+                    rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
+                    r"(?P<unit>港元|元|蚊)?"), _marked("number", read_range)),
         # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
         (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
-                    rf"(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|(?P<han>{_HAN_MULTIPLIERS}))?(?![\d.])"),
-         _marked("number", _foreign)),
-        (re.compile(rf"(?<![\d.,])(?P<num>{amount})(?:\s?(?P<lat>k|K|M|B|bn|BN)|(?P<han>{_HAN_MULTIPLIERS}))?\s?"
-                    rf"(?P<cur>{codes})(?![A-Za-z])"), _marked("number", _foreign)),
+                    rf"(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?![\d.])"),
+         _marked("number", read_foreign)),
+        (re.compile(rf"(?<![\d.,])(?P<num>{amount})(?:\s?(?P<lat>k|K|M|B|bn|BN)|(?P<han>{HAN_MULTIPLIERS}))?\s?"
+                    rf"(?P<cur>{codes})(?![A-Za-z])"), _marked("number", read_foreign)),
         (re.compile(r"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|BN)(?![A-Za-z])"),
-         _marked("number", _scaled)),
+         _marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
-        (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{_HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
-                    re.I), _marked("number", _money_multiplied)),
-        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", _money)),
+        (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
+                    re.I), _marked("number", read_multiplied)),
+        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
         (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),

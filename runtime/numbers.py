@@ -63,3 +63,25 @@ def read_decimal(text: str) -> str:
     whole, _, frac = text.partition(".")
     head = read_integer(int(whole.replace(",", "") or "0"))
     return head + ("點" + read_digits(frac) if frac else "")
+
+
+def read_count(n: int) -> str:
+    """A cardinal used before a measure word: 2 becomes 兩."""
+    return "兩" if n == 2 else read_integer(n)
+
+
+# Multipliers written after a number in Hong Kong text ($30K a month, $1.5M, HK$2B): K or k a thousand, bn a billion,
+# and M a million and B a billion after a currency or a fraction (3M is a brand, Flat 3B a flat, 5m five metres).
+SCALES = {"k": 10**3, "m": 10**6, "b": 10**9, "bn": 10**9}
+
+
+def read_scaled(number: str, scale: str) -> str:
+    """A number times a multiplier (k, m, b, bn), read exactly: 1.5 m -> 一百五十萬."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as exact:
+        exact.prec = len(number) + 10  # every digit kept, however long the number (the default keeps 28)
+        value = Decimal(number) * SCALES[scale]
+    if value == value.to_integral_value():
+        return read_integer(int(value))
+    return read_decimal(format(value.normalize(), "f"))
