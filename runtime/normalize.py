@@ -286,6 +286,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     currencies = "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
     codes = "|".join(c for c in CURRENCIES if c.isalpha())
     amount = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+    scale = "k|K|M|B|bn|BN"  # written after a number (numbers.SCALES, case-folded: 30K, 1.5M, 3bn)
     return [
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
@@ -299,15 +300,15 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
         (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
-                    rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
+                    rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
                     r"(?P<unit>港元|元|蚊)?"), _marked("number", read_range)),
         # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
         (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
-                    rf"(?:\s?(?P<lat>k|K|M|B|bn|BN)(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?![\d.])"),
+                    rf"(?:\s?(?P<lat>{scale})(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?![\d.])"),
          _marked("number", read_foreign)),
-        (re.compile(rf"(?<![\d.,])(?P<num>{amount})(?:\s?(?P<lat>k|K|M|B|bn|BN)|(?P<han>{HAN_MULTIPLIERS}))?\s?"
+        (re.compile(rf"(?<![\d.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), _marked("number", read_foreign)),
-        (re.compile(r"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|BN)(?![A-Za-z])"),
+        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
          _marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
         (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
