@@ -66,8 +66,7 @@ def read_range(m: re.Match[str]) -> str:
     and the currency word once, at the end, as it is said: 兩至三萬蚊."""
     low, high, latin = m.group("a"), m.group("b"), m.group("lat")
     if latin:
-        text = read_scaled(low.replace(",", ""), latin.lower()) + "至" + read_scaled(high.replace(",", ""),
-                                                                                     latin.lower())
+        text = read_scaled(low, latin.lower()) + "至" + read_scaled(high, latin.lower())
     else:
         text = read_amount(low) + "至" + read_amount(high) + (m.group("han") or "")
     return text + currency_word(m.group("cur"), m.group("unit"))
@@ -76,7 +75,7 @@ def read_range(m: re.Match[str]) -> str:
 def read_foreign(m: re.Match[str]) -> str:
     """An amount in another currency: the number (times K, M, B or bn; a Han multiplier kept), then the currency."""
     latin = m.group("lat")
-    text = read_scaled(m.group("num").replace(",", ""), latin.lower()) if latin else read_amount(m.group("num"))
+    text = read_scaled(m.group("num"), latin.lower()) if latin else read_amount(m.group("num"))
     return text + (m.group("han") or "") + currency_word(m.group("cur"))
 
 

@@ -76,9 +76,11 @@ SCALES = {"k": 10**3, "m": 10**6, "b": 10**9, "bn": 10**9}
 
 
 def read_scaled(number: str, scale: str) -> str:
-    """A number times a multiplier (k, m, b, bn), read exactly: 1.5 m -> 一百五十萬."""
+    """A number as written (thousands separators allowed) times a multiplier (k, m, b, bn), read exactly:
+    1.5 m -> 一百五十萬."""
     from decimal import Decimal, localcontext
 
+    number = number.replace(",", "")
     with localcontext() as exact:
         exact.prec = len(number) + 10  # every digit kept, however long the number (the default keeps 28)
         value = Decimal(number) * SCALES[scale]

@@ -23,4 +23,5 @@ def test_the_currency_word_follows_the_sign_then_what_is_written(sign, written, 
 def test_counts_and_multipliers():
     assert read_count(2) == "兩" and read_count(12) == "十二"
     assert read_scaled("1.5", "m") == "一百五十萬" and read_scaled("30", "k") == "三萬"
+    assert read_scaled("1,500", "k") == "一百五十萬"  # as written, separators and all
     assert read_scaled("1.23456789", "bn") == read_integer(1_234_567_890)  # every digit kept, no float rounding
