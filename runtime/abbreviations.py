@@ -87,12 +87,12 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
     if not dot:
         return None
     if key == "no":
-        after = text[end + 1:].lstrip(" ")
-        if after[:1].isdigit() or after[:1] and after[0] in number_starts:
+        after = text[end + 1:].lstrip(" ")[:1]
+        if after and (after.isdigit() or after in number_starts):
             return Abbreviation(token + ".", INFIXES[key], "", end + 1, False)
         return None
     if key in INFIXES:
-        return Abbreviation(token + ".", INFIXES[key], "", end + 1, not text[end + 1:].strip())
+        return Abbreviation(token + ".", INFIXES[key], "", end + 1, _ends_sentence(text, end + 1))
     if key in SUFFIXES:
         return _suffix(text, token, SUFFIXES[key], end, dot)
     return None
