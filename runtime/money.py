@@ -43,10 +43,10 @@ def read_amount(number: str) -> str:
 def read_dollars(m: re.Match[str]) -> str:
     """$12.50 -> 十二蚊五毫 (蚊, 毫, 仙), HK$12.5 -> 十二點五港元, $0.375 -> 零點三七五蚊 (finer than a cent)."""
     prefix, whole, frac = m.group(1), m.group(2).replace(",", ""), (m.group(3) or "")[1:]
-    if is_hk_dollars(prefix):
-        return read_decimal(whole + ("." + frac.rstrip("0") if frac.rstrip("0") else "")) + "港元"
+    if is_hk_dollars(prefix):  # said as an amount, like every other currency: HK$2 兩港元
+        return read_amount(whole + "." + frac if frac else whole) + "港元"
     if len(frac) > 2:  # finer than a cent (a penny stock's $0.375): the decimal, then the unit
-        return read_decimal(whole + "." + frac) + "蚊"
+        return read_amount(whole + "." + frac) + "蚊"
     text = (read_count(int(whole)) + "蚊") if int(whole) or not frac else ""
     frac = (frac + "00")[:2]
     if frac[0] != "0":
