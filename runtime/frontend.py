@@ -11,7 +11,7 @@ from .dictionary import base_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
 from .lexicon import load_lexicon
-from .normalize import normalize
+from .normalize import Segment, normalize
 
 log = logging.getLogger("cantoedge.frontend")
 
@@ -106,6 +106,20 @@ def encode_units(units: Sequence[Unit], inventory: Inventory | None = None) -> E
     return Encoded(phones, [inv.id(p) for p in phones], tones, syllable_index(phones))
 
 
+def han_runs(segments: list[Segment]) -> list[Segment | list[Segment]]:
+    """The segments with each stretch of adjacent Han segments (a number, a date and the text around them,
+    nothing between but spaces) gathered into one list."""
+    out: list[Segment | list[Segment]] = []
+    for seg in segments:
+        if seg.kind != "han":
+            out.append(seg)
+        elif out and isinstance(out[-1], list):
+            out[-1].append(seg)
+        else:
+            out.append([seg])
+    return out
+
+
 class Frontend:
     """Text to syllables and tokens, with numpy-free pure-Python lookups (device safe)."""
 
@@ -143,6 +157,18 @@ class Frontend:
             out.append((ch, reading, source, f"{source} word {word}" if len(word) > 1 else f"{source} character"))
         return out
 
+    def explain_run(self, run: list[Segment], after_word: bool = False) -> list[tuple[str, str | None, str, str]]:
+        """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
+        三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source."""
+        pairs = self.explain_han("".join(seg.text for seg in run), after_word and not run[0].source)
+        out, start = [], 0
+        for seg in run:
+            for grapheme, reading, source, reason in pairs[start:start + len(seg.text)]:
+                out.append((grapheme, reading, seg.source, f"{seg.source} read as {seg.text}") if seg.source
+                           else (grapheme, reading, source, reason))
+            start += len(seg.text)
+        return out
+
     def __call__(self, text: str) -> G2PResult:
         if not text or not text.strip():
             raise FrontendError("empty text: nothing to say")
@@ -153,23 +179,21 @@ class Frontend:
         why: list[str] = []
         unknown = [d.char for d in dropped]
         previous = None
-        for seg in segments:
+        for seg in han_runs(segments):
             after_word = previous is not None and previous.source in ("english", "letter-to-sound")
-            previous = seg
-            if seg.kind == "pause":
+            previous = seg if isinstance(seg, Segment) else seg[-1]
+            if isinstance(seg, list):
+                pairs = self.explain_run(seg, after_word)
+            elif seg.kind == "pause":
                 units.append(seg.text)
                 continue
-            if seg.kind == "reading":
+            else:
                 rule = {"english": f"English word {seg.text!r} (CMUdict, loanword rules)",
                         "letter-to-sound": f"English word {seg.text!r} (not in CMUdict: letter-to-sound guess)",
                         "spelled": f"letter {seg.text} spelled",
                         "abbreviation": f"abbreviation {seg.text!r} read as {seg.word!r}",
                         "interjection": f"laughter {seg.text!r}"}.get(seg.source, seg.source)
                 pairs = [(seg.text, j, seg.source, rule) for j in seg.jyutping]
-            else:
-                pairs = self.explain_han(seg.text, after_word and not seg.source)
-                if seg.source:  # a number or date rewritten as Han text
-                    pairs = [(g, r, seg.source, f"{seg.source} read as {seg.text}") for g, r, _, _ in pairs]
             for grapheme, reading, source, reason in pairs:
                 try:
                     syl = parse_syllable(reading) if reading else None

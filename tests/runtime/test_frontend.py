@@ -87,3 +87,13 @@ def test_xia_after_an_english_verb_is_a_bit(frontend, text, reading):
     (i,) = [k for k, g in enumerate(r.graphemes) if g == "下"]
     assert r.jyutping[i] == reading
     assert (r.sources[i] == "context") == (reading == "haa5")
+
+
+@pytest.mark.parametrize("digits, han", [("去3樓", "去三樓"), ("住喺12/F", "住喺十二樓"), ("3號風球", "三號風球"),
+                                         ("2個人", "兩個人"), ("5點半", "五點半")])
+def test_a_number_and_the_word_after_it_read_as_written_in_han(frontend, digits, han):
+    """A number is read with the Han text after it, so the dictionary's words span both (三樓 lau2, not 樓 alone's
+    lau4); the number's own characters still say where they came from."""
+    r, written = frontend(digits), frontend(han)
+    assert r.jyutping == written.jyutping
+    assert "number" in r.sources and r.sources[-1] != "number"
