@@ -25,7 +25,7 @@ Readings chosen (documented in the README):
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
-  it); otherwise a dash after a Han character is a minus (氣溫-5度 -> 氣溫負五度);
+  it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
 - phone numbers (+852 9123 4567, 2345-6789) digit by digit;
 - codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01);
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
@@ -352,12 +352,15 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
          _marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
+        # a minus (before the decimals, which would hide its digit: -2.5 is 負二點五); before degrees it is a
+        # temperature below zero, said 零下 (氣溫-5度, -3°C -> 零下五度, 零下三度)
+        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
+        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
         (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
          _marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
         (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?![\d.,])"), _marked("number", lambda m: read_digits(m.group(0)))),
-        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
         (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), _marked("number", _integer)),
     ]
 
