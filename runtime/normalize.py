@@ -26,7 +26,7 @@ Readings chosen (documented in the README):
 - floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
-- phone numbers (+852 9123 4567, 2345-6789) digit by digit;
+- phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
 - codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01);
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
@@ -335,8 +335,14 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # apples" keeps its pause), x or × between numbers is times (2x3, 1920x1080 -> 乘)
         (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
         (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
-        (re.compile(r"(\+?852[\s-]?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
-         _marked("number", lambda m: read_digits((m.group(1) or "") + m.group(2) + m.group(3)))),
+        # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
+        # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
+        (re.compile(r"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
+         _marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
+        (re.compile(r"((?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))[\s:：.]*(?:號碼)?[\s:：係是]*)"
+                    r"(\+?852[\s-]?)?([2-9]\d{7})(?!\d)"),
+         lambda m: m.group(1) + _MARKS["number"] + read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):]))
+         + _END),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
         (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
