@@ -27,6 +27,8 @@ Readings chosen (documented in the README):
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
 - phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
+- decades 1990s, 80's -> 一九九零年代, 八十年代; resolutions 1080p -> 一零八零P; 7-11 the shop (seven eleven) unless a
+  unit or count follows (7-11歲 -> 七至十一歲);
 - codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01);
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
@@ -195,6 +197,10 @@ def _is_ignorable(ch: str) -> bool:
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 
 
+# What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
+_RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
+
+
 def _fraction(m: re.Match[str]) -> str:
     """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一."""
     return f"{read_integer(int(m.group(2)))}分之{read_integer(int(m.group(1)))}"
@@ -298,6 +304,17 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
         (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
          _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
+        # decades (1990s, 90's, '90s): 一九九零年代, 九十年代 (a bare 90s may be seconds); a video resolution (1080p,
+        # 720p) digit by digit
+        (re.compile(r"(?<![\d.])(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
+         _marked("date", lambda m: (read_digits(m.group(1)) if m.group(1) else
+                                    read_integer(int(m.group(2) or m.group(3)))) + "年代")),
+        (re.compile(r"(?<![\d.])(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
+         _marked("number", lambda m: read_digits(m.group(1)))),
+        # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
+        # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
+        (re.compile(rf"(?<![\d.第A-Za-z])(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\d.A-Za-z])(?!\s?[{_RANGE_OF}])"),
+         lambda m: " seven-eleven "),
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
         (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
                     rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
