@@ -23,7 +23,8 @@ Readings chosen (documented in the README):
   a price per something: $50/位 -> 五十蚊一位, $8,000/月 -> 八千蚊一個月, $50/kg -> 五十蚊一公斤;
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
-- floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 30°C -> 三十度, 80°F -> 華氏八十度;
+- floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 500 sq ft -> 五百平方呎, 100m² ->
+  一百平方米, 30°C -> 三十度, 80°F -> 華氏八十度;
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
 - phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
@@ -281,14 +282,18 @@ def _integer(m: re.Match[str]) -> str:
 
 # Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
 UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
-         "g": "克", "L": "公升"}
+         "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎",
+         **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
+            for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
+# m² and m³ as English spells them out (NFKC would make them m2 and m3): 100m² -> 100 sq m -> 一百平方米
+_POWERS = re.compile(r"(?<=\d)\s?(km|m|cm|ft)([²³])")
 
 
 @cache
 def number_rules() -> list[tuple[re.Pattern[str], object]]:
     """The rewrite rules for numbers, dates, times and money, in order. Every one needs a decimal digit, so they
     are compiled for the first text that has one (compiling took 2 ms of every `say`'s start)."""
-    units = "|".join(sorted(UNITS, key=len, reverse=True))
+    units = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
     currencies = "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
     codes = "|".join(c for c in CURRENCIES if c.isalpha())
     amount = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -447,6 +452,7 @@ _GROUND_FLOOR = re.compile(r"(?<![A-Za-z])G/F(?![A-Za-z])")  # a Hong Kong addre
 
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
+    text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", text)))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
