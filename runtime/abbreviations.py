@@ -8,7 +8,7 @@ sentence cut in two. Rules (documented in the README):
   word (Dr -> doctor, St -> saint: St. Paul's, 去St. Andrew, but Queen St. Central is a street) and their
   dot never ends a sentence; written without the dot they are read so too when a capitalised word follows (Dr
   Chan), as CMUdict alone would read Dr as "drive";
-- No. before a number is "number"; vs. e.g. i.e. are read within the sentence;
+- No. before a number is "number", Rm (its dot or not) "room"; vs. e.g. i.e. are read within the sentence;
 - suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext, and St after a name: Queen St.)
   are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.) are spelled without a
   pause between them;
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 # the English word each abbreviation is read as (its reading comes from CMUdict, as any English word's)
 TITLES = {"mr": "mister", "mrs": "missus", "ms": "ms", "dr": "doctor", "prof": "professor", "mt": "mount"}
 INFIXES = {"vs": "versus", "no": "number"}  # No. only before a number
+BEFORE_NUMBER = {"rm": "room"}  # before a number, with its dot or without (Rm 1203, Rm. 1203; RM is letters)
 SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorporated", "corp": "corporation",
             "jr": "junior", "sr": "senior", "rd": "road", "ave": "avenue", "bldg": "building", "blk": "block",
             "dept": "department", "govt": "government", "sq": "square", "ft": "feet", "ext": "extension"}
@@ -84,11 +85,12 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
         return _suffix(text, token, STREET, end, dot)  # Queen St. Central, Wing Lok St.
     if key in TITLES and (dot or before_name and key in ("dr", "prof", "mt")):
         return Abbreviation(token + "." * dot, TITLES[key], "", end + dot, False)
+    if key in BEFORE_NUMBER and not token.isupper() and _number_follows(text, end + dot, number_starts):
+        return Abbreviation(token + "." * dot, BEFORE_NUMBER[key], "", end + dot, False)
     if not dot:
         return None
     if key == "no":
-        after = text[end + 1:].lstrip(" ")[:1]
-        if after and (after.isdigit() or after in number_starts):
+        if _number_follows(text, end + 1, number_starts):
             return Abbreviation(token + ".", INFIXES[key], "", end + 1, False)
         return None
     if key in INFIXES:
@@ -96,6 +98,11 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
     if key in SUFFIXES:
         return _suffix(text, token, SUFFIXES[key], end, dot)
     return None
+
+
+def _number_follows(text: str, i: int, number_starts: str) -> bool:
+    after = text[i:].lstrip(" ")[:1]
+    return bool(after) and (after.isdigit() or after in number_starts)
 
 
 def _suffix(text: str, token: str, word: str, end: int, dot: bool) -> Abbreviation:

@@ -365,6 +365,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                     r"(\+?852[\s-]?)?([2-9]\d{7})(?!\d)"),
          lambda m: m.group(1) + _MARKS["number"] + read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):]))
          + _END),
+        # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, 1203室 -> 一二零三
+        (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
+         lambda m: m.group(1) + _MARKS["number"] + read_digits(m.group(2)) + _END),
+        (re.compile(r"(?<![\d.])(\d{3,4})(?=\s?室)"), _marked("number", lambda m: read_digits(m.group(1)))),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
         (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),

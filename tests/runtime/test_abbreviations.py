@@ -33,6 +33,9 @@ def said(text: str) -> list[tuple[str, str]]:
     ("Queen St. Central", [("Queen", "english"), ("St.", "street"), ("Central", "english")]),
     ("No. 1", [("No.", "number"), ("一", "han")]),
     ("No.1", [("No.", "number"), ("一", "han")]),
+    ("Rm 1203", [("Rm", "room"), ("一二零三", "han")]),  # a room number, digit by digit
+    ("Rm. 1203室", [("Rm.", "room"), ("一二零三", "han"), ("室", "han")]),
+    ("RM100", [("R", "spelled"), ("M", "spelled"), ("一零零", "han")]),  # capitals are letters (the ringgit)
     ("呢個vs.嗰個", [("呢個", "han"), ("vs.", "versus"), ("嗰個", "han")]),
     ("ABC Co. Ltd.請人", [("A", "spelled"), ("B", "spelled"), ("C", "spelled"), ("Co.", "company"),
                         ("Ltd.", "limited"), ("請人", "han")]),
