@@ -15,7 +15,7 @@ Readings chosen (documented in the README):
 - generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit);
 - scores and ratios 2:1 -> 二比一 (one digit after the colon; two are minutes), products 2x3 and 2×3 -> 二乘三;
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
-  晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm);
+  晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm); 12nn -> 中午十二點, 12mn -> 午夜十二點;
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
   with a Han multiplier the multiplier comes first: $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元;
   other currencies after the amount: US$100 -> 一百美元, £50 -> 五十英鎊, RMB100 -> 一百元人民幣, 100 USD, USD 1.5M;
@@ -350,6 +350,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a weekday in brackets after a date (12月5日（六）): 星期六, as it is said
         (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天])\s?[）)]"),
          lambda m: f"星期{m.group(1)}"),
+        # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
+        (re.compile(r"(?<![\d:])12(?::00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
+         _marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
         (re.compile(r"(?<![\d:])(\d{1,2})(?::([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
          _marked("number", _twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
