@@ -10,6 +10,8 @@ Readings chosen (documented in the README):
   weekday in brackets after a date is said 星期 (12月5日（六） -> 十二月五日星期六);
 - fractions: ½ -> 二分之一, and n/m before a measure word or 嘅/的 (1/2杯 -> 二分之一杯); elsewhere n/m may be a day and
   month (5/3開會) and stays two numbers;
+- dates with an English month: 5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月, and
+  an English weekday in brackets after a date: 5 Dec (Sat) -> 十二月五號星期六;
 - financial years and spans of years, 2023/24年度, 1999-2000年 -> 二零二三至二四年度, 一九九九至二零零零年;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit);
@@ -202,6 +204,27 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
 
 
+# English month and weekday names in a date (5 Dec 2026, Dec 5, 2026, 5 December (Sat))
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+WEEKDAYS = {"mon": "一", "tue": "二", "wed": "三", "thu": "四", "fri": "五", "sat": "六", "sun": "日"}
+_MONTH = (r"(?P<mon>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP"
+          r"|OCT|NOV|DEC)\.?")
+
+
+def _english_date(m: re.Match[str]) -> str:
+    """5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月: a date written with an English
+    month, said as Cantonese says dates; a word that is not a month's name (Decimal) or a day not in the month
+    (31 Feb) is left as written."""
+    name, day, year = m.group("mon").lower(), m.groupdict().get("day"), m.group("year")
+    month = next((i for i, full in enumerate(MONTHS, 1) if name in (full, full[:3]) or name == "sept" == full[:4]),
+                 None)
+    if month is None or not is_date(int(year) if year else 2024, month, int(day or 1)):
+        return m.group(0)
+    return (f"{read_digits(year)}年" if year else "") + f"{read_integer(month)}月" + (
+        f"{read_integer(int(day))}號" if day else "")
+
+
 def _fraction(m: re.Match[str]) -> str:
     """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一."""
     return f"{read_integer(int(m.group(2)))}分之{read_integer(int(m.group(1)))}"
@@ -320,6 +343,12 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
         (re.compile(rf"(?<![\d.第A-Za-z])(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\d.A-Za-z])(?!\s?[{_RANGE_OF}])"),
          lambda m: " seven-eleven "),
+        # a date with an English month: 5 Dec 2026, 5 December, Dec 5, 2026 -> (二零二六年)十二月五號
+        (re.compile(rf"(?<![\d.])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{_MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
+                    r"(?![\d:])"), _marked("date", _english_date)),
+        (re.compile(rf"(?<![A-Za-z]){_MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
+                    r"(?![\d:])"), _marked("date", _english_date)),
+        (re.compile(rf"(?<![A-Za-z]){_MONTH}\s(?P<year>\d{{4}})(?![\d:])"), _marked("date", _english_date)),
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
         (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
                     rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
@@ -347,9 +376,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
         (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
                     r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), _marked("date", _day_month)),
-        # a weekday in brackets after a date (12月5日（六）): 星期六, as it is said
-        (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天])\s?[）)]"),
-         lambda m: f"星期{m.group(1)}"),
+        # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
+        (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
+                    r"[a-z]*\.?)\s?[）)]"),
+         lambda m: f"星期{WEEKDAYS.get(m.group(1)[:3].lower(), m.group(1))}"),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
         (re.compile(r"(?<![\d:])12(?::00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          _marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
