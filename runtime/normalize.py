@@ -11,7 +11,7 @@ Readings chosen (documented in the README):
 - fractions: ½ -> 二分之一, and n/m before a measure word or 嘅/的 (1/2杯 -> 二分之一杯); elsewhere n/m may be a day and
   month (5/3開會) and stays two numbers;
 - dates with an English month: 5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月, and
-  an English weekday in brackets after a date: 5 Dec (Sat) -> 十二月五號星期六;
+  an English weekday in brackets after a date: 5 Dec (Sat) -> 十二月五號星期六; Mon-Fri -> 星期一至五;
 - financial years and spans of years, 2023/24年度, 1999-2000年 -> 二零二三至二四年度, 一九九九至二零零零年;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
 - generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit);
@@ -208,6 +208,8 @@ _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名�
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 WEEKDAYS = {"mon": "一", "tue": "二", "wed": "三", "thu": "四", "fri": "五", "sat": "六", "sun": "日"}
+_WEEKDAY = (r"(?:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:rs|rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?"
+            r"|MON|TUE|WED|THU|FRI|SAT|SUN)\.?")
 _MONTH = (r"(?P<mon>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP"
           r"|OCT|NOV|DEC)\.?")
 
@@ -484,6 +486,14 @@ def _is_address_dot(text: str, i: int) -> bool:
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
 
 
+# a range of English weekdays (opening hours: Mon-Fri, Sat - Sun, Monday to Friday): 星期一至五
+_WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({_WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({_WEEKDAY})(?![A-Za-z])")
+
+
+def _weekday_range(m: re.Match[str]) -> str:
+    return f"星期{WEEKDAYS[m.group(1)[:3].lower()]}至{WEEKDAYS[m.group(2)[:3].lower()]}"
+
+
 _GROUND_FLOOR = re.compile(r"(?<![A-Za-z])G/F(?![A-Za-z])")  # a Hong Kong address's ground floor: 地下
 
 
@@ -494,7 +504,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in _MARK_KIND and ch != _END)
-    text = _expand_numbers(_GROUND_FLOOR.sub("地下", text))
+    text = _expand_numbers(_WEEKDAY_RANGE.sub(_marked("date", _weekday_range), _GROUND_FLOOR.sub("地下", text)))
     segments: list[Segment] = []
     han: list[str] = []
     source = ""  # inside a rewritten number or date

@@ -54,6 +54,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("December 25th", "十二月二十五號"), ("Sept 9", "九月九號"), ("Jan 2026", "二零二六年一月"),
     ("5 Dec (Sat)", "十二月五號星期六"), ("5 Decimal", "五[Decimal]"), ("31 Feb", "三十一[Feb]"),
     ("Jun Chan 2026", "[Jun][Chan]兩千零二十六"),
+    ("Mon-Fri 9am-6pm", "星期一至五上午九點至下午六點"), ("Sat - Sun", "星期六至日"),
+    ("Monday to Friday", "星期一至五"), ("MON-FRI", "星期一至五"), ("Monkey-Fri", "[Monkey][Fri]"),
     ("(852) 2345-6789", "八五二二三四五六七八九"), ("電話23456789", "電話二三四五六七八九"),
     ("WhatsApp 91234567", "[WhatsApp]九一二三四五六七"), ("手機係+85291234567", "手機係八五二九一二三四五六七"),
     ("人口23456789", "人口兩千三百四十五萬六千七百八十九"), ("hotel 23456789", "[hotel]兩千三百四十五萬六千七百八十九"),
