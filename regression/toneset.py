@@ -72,7 +72,7 @@ def corpus_speaker_stats(corpus_dir: Path, records: Sequence[Record]) -> Speaker
     speaks on, and steady however few utterances a comparison scores (three gave a scale a semitone low)."""
     if not records:
         raise ValueError(f"{corpus_dir}: no utterances to take the speaker's pitch range from")
-    return SpeakerStats.from_tracks([load_features(Path(corpus_dir), r)["f0"] for r in records])
+    return SpeakerStats.from_tracks([load_features(Path(corpus_dir), r, ["f0"])["f0"] for r in records])
 
 
 @dataclass

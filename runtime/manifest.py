@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -66,7 +66,8 @@ def split_records(corpus_dir: Path, split: str, limit: int | None = None) -> lis
     return [r for r in read_manifest(corpus_dir) if r.split == split][:limit]
 
 
-def load_features(corpus_dir: Path, record: Record) -> dict[str, np.ndarray]:
-    """The arrays of one utterance (np.load without pickles)."""
+def load_features(corpus_dir: Path, record: Record, names: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    """The arrays of one utterance, or only ``names`` of them (each is stored compressed apart, so the F0 alone
+    reads without the mel); np.load without pickles."""
     with np.load(Path(corpus_dir) / record.features, allow_pickle=False) as data:
-        return {k: data[k] for k in data.files}
+        return {k: data[k] for k in (data.files if names is None else names)}
