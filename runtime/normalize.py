@@ -409,9 +409,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
         (re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
-        # a range of percentages written once (30-40%): 百分之三十至四十, as it is said
-        (re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?[-–~～]\s?(\d+(?:\.\d+)?)%"),
-         _marked("number", lambda m: f"百分之{read_decimal(m.group(1))}至{read_decimal(m.group(2))}")),
+        # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
+        (re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)%"),
+         _marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
+                                     f"{read_decimal(m.group(3))}")),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too)
         (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
