@@ -12,6 +12,7 @@ sentence cut in two. Rules (documented in the README):
 - suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext, and St after a name: Queen St.)
   are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.) are spelled without a
   pause between them;
+- chat shorthand is read as its word (thx thanks, plz please, tmr tomorrow) or spelled (omg, asap, fyi, ig);
 - the dot of a suffix or of spelled letters is a full stop only where the text ends: a capitalised word after it
   is as often an address going on (Queen St. Central) as a new sentence; a title's or an infix's dot never is.
 """
@@ -28,6 +29,12 @@ BEFORE_NUMBER = {"rm": "room"}  # before a number, with its dot or without (Rm 1
 SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorporated", "corp": "corporation",
             "jr": "junior", "sr": "senior", "rd": "road", "ave": "avenue", "bldg": "building", "blk": "block",
             "dept": "department", "govt": "government", "sq": "square", "ft": "feet", "ext": "extension"}
+# chat shorthand: read as the word it stands for (thx -> thanks), or spelled, as it is said (omg -> O M G; CMUdict
+# reads fyi as "for your information", and letter-to-sound would make ig and omg one syllable each)
+SHORTHANDS = {"thx": "thanks", "thks": "thanks", "tks": "thanks", "plz": "please", "pls": "please", "msg": "message",
+              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your"}
+SPELLED_SHORTHANDS = {"omg", "idk", "lol", "asap", "fyi", "imo", "ig", "btw", "tbh", "ootd", "jk", "gg", "np", "fb",
+                      "yt", "dm"}
 SAINT, STREET = "saint", "street"  # St. before a name (St. Paul's) and after one (Queen St.)
 INFIX_LETTERS = {"eg", "ie", "cf"}  # spelled, and never the end of a sentence
 # letters each followed by a dot (U.S.A., e.g.; the last dot may be missing), or Ph.D.; not inside a longer run
@@ -74,6 +81,10 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
                             not infix and _ends_sentence(text, dotted.end()))
     token = text[start:end]
     key = token.lower()
+    if key in SHORTHANDS:
+        return Abbreviation(token, SHORTHANDS[key], "", end, False)
+    if key in SPELLED_SHORTHANDS:
+        return Abbreviation(token, "", token, end, False)
     dot = end < len(text) and text[end] == "."
     following = _next_word(text, end + 1 if dot else end)
     before_name = following[:1].isupper()

@@ -34,6 +34,10 @@ def said(text: str) -> list[tuple[str, str]]:
     ("No. 1", [("No.", "number"), ("一", "han")]),
     ("No.1", [("No.", "number"), ("一", "han")]),
     ("Rm 1203", [("Rm", "room"), ("一二零三", "han")]),  # a room number, digit by digit
+    ("thx!", [("thx", "thanks"), ("<!>", "<!>")]),  # chat shorthand: its word; its punctuation still a pause
+    ("plz等我", [("plz", "please"), ("等我", "han")]),
+    ("omg", [("O", "spelled"), ("M", "spelled"), ("G", "spelled")]),  # letter-to-sound made it one syllable
+    ("ig story", [("I", "spelled"), ("G", "spelled"), ("story", "english")]),
     ("Rm. 1203室", [("Rm.", "room"), ("一二零三", "han"), ("室", "han")]),
     ("RM100", [("R", "spelled"), ("M", "spelled"), ("一零零", "han")]),  # capitals are letters (the ringgit)
     ("呢個vs.嗰個", [("呢個", "han"), ("vs.", "versus"), ("嗰個", "han")]),

@@ -58,6 +58,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("Monday to Friday", "星期一至五"), ("MON-FRI", "星期一至五"), ("Monkey-Fri", "[Monkey][Fri]"),
     ("濕度介乎65至90%", "濕度介乎百分之六十五至九十"), ("升5到10%", "升百分之五到十"),
     ("65%至90%", "百分之六十五至百分之九十"),
+    ("等多10mins", "等多十分鐘"), ("5min後到", "五分鐘後到"), ("2hrs", "兩小時"), ("30sec", "三十秒"),
     ("(852) 2345-6789", "八五二二三四五六七八九"), ("電話23456789", "電話二三四五六七八九"),
     ("WhatsApp 91234567", "[WhatsApp]九一二三四五六七"), ("手機係+85291234567", "手機係八五二九一二三四五六七"),
     ("人口23456789", "人口兩千三百四十五萬六千七百八十九"), ("hotel 23456789", "[hotel]兩千三百四十五萬六千七百八十九"),
@@ -130,7 +131,7 @@ def test_accented_latin_letters_are_read_as_their_base_letters(text, folded):
     assert [(s.text, s.jyutping) for s in segments] == [(s.text, s.jyutping) for s in normalize(folded)[0]]
 
 
-@pytest.mark.parametrize("text", ["5G", "3D", "10mins", "COVID-19"])
+@pytest.mark.parametrize("text", ["5G", "3D", "7up", "COVID-19"])
 def test_letters_after_a_number_that_are_not_units_or_multipliers_stay_letters(text):
     segments, _ = normalize(text)
     assert any(s.source in ("spelled", "english", "letter-to-sound") for s in segments)
