@@ -6,7 +6,8 @@ can say them with its own syllables: the CMU Pronouncing Dictionary (compiled in
   cluster closes the previous one when Cantonese allows it as a coda (p t k m n ng);
 - consonants Cantonese cannot end a syllable with, and the first consonants of an onset cluster, become
   syllables of their own (smart -> si1 maat1, email -> ji1 mei1 lou2); r after a vowel is silent, elsewhere l;
-  y, r and l after an onset consonant are dropped; a stop after the final coda is dropped (send -> sen1,
+  y, r and l after an onset consonant are dropped, except a y before u, said iu (cute -> kiu1, computer -> kam1
+  piu1 taa2, YouTube -> ju1 tiu1); a stop after the final coda is dropped (send -> sen1,
   project -> po1 zek2); a final unstressed -el/-al is -ou (cancel -> ken1 sou2);
 - a single consonant after a stressed short vowel closes that syllable and starts the next (dinner ->
   din1 naa2, happy -> hep1 pi2);
@@ -52,6 +53,7 @@ class _Syllable:
     stress: int  # 1 primary, 2 secondary, 0 none
     coda: str = ""
     own: str = ""  # a consonant said on its own: its Jyutping without tone
+    yod: bool = False  # a y between the onset and a u (cute, computer, YouTube): said iu, kiu, piu, tiu
 
 
 def syllabify(phones: list[str]) -> list[_Syllable]:
@@ -64,6 +66,8 @@ def syllabify(phones: list[str]) -> list[_Syllable]:
     for k, n in enumerate(nuclei):
         onset = phones[start:n]
         onset = [p for j, p in enumerate(onset) if p != "R" or j == len(onset) - 1]  # r before a vowel is l
+        vowel = phones[n].rstrip("012")
+        yod = len(onset) > 1 and onset[-1] == "Y" and vowel in ("UW", "UH")
         # the first consonants of a cluster are said on their own (smart -> si maat); a y, r or l after one is
         # dropped (computer -> kam pu taa, present -> pe san), as Hong Kong speech simplifies them
         if len(onset) > 1 and onset[-1] in ("Y", "R", "L"):
@@ -71,7 +75,7 @@ def syllabify(phones: list[str]) -> list[_Syllable]:
         for c in onset[:-1]:
             if c in OWN_SYLLABLE:
                 out.append(_Syllable("", "", 0, own=OWN_SYLLABLE[c]))
-        vowel, stress = phones[n].rstrip("012"), int(phones[n][-1]) if phones[n][-1].isdigit() else 0
+        stress = int(phones[n][-1]) if phones[n][-1].isdigit() else 0
         nxt = nuclei[k + 1] if k + 1 < len(nuclei) else len(phones)
         between = [p for p in phones[n + 1: nxt] if p != "R"]  # r after a vowel is silent
         last = k + 1 == len(nuclei)
@@ -90,18 +94,24 @@ def syllabify(phones: list[str]) -> list[_Syllable]:
                         if not (c in STOPS and j == len(trailing) - 1 and j and trailing[j - 1] in ("S", "Z"))]
             if vowel == "AH" and stress == 0 and trailing[:1] == ["L"]:  # -el, -al: cancel -> ken sou
                 vowel, trailing = "OW", trailing[1:]
-        elif len(between) > 1 and between[0] in CODA:
+        elif len(between) > 1 and between[0] in CODA and not _yod_follows(between, phones, nxt):
             coda = between[0]
         elif len(between) == 1 and between[0] in CODA and stress == 1 and vowel in LAX:
             coda, shared = between[0], True  # dinner -> din naa, happy -> hep pi: closes this one, starts the next
         ons = onset[-1] if onset else ""
-        out.append(_Syllable(ons, vowel, stress, coda))
+        out.append(_Syllable(ons, vowel, stress, coda, yod=yod))
         out += [_Syllable("", "", 0, own=OWN_SYLLABLE[c]) for c in trailing if c in OWN_SYLLABLE]
         start = n + 1
         if coda and not last and not shared:  # the next onset begins after this coda (an r before it is silent)
             start = next(j for j in range(n + 1, nxt) if phones[j] == coda) + 1
         shared = False
     return out
+
+
+def _yod_follows(between: list[str], phones: list[str], nxt: int) -> bool:
+    """A consonant, then y and u (YouTube's T Y UW): the consonant starts the next syllable, tiu, rather than
+    closing this one (jut ju)."""
+    return between[1:] == ["Y"] and nxt < len(phones) and phones[nxt].rstrip("012") in ("UW", "UH")
 
 
 def _rime(vowel: str, coda: str) -> list[str]:
@@ -136,7 +146,7 @@ def to_jyutping(phones: list[str]) -> tuple[str, ...]:
             candidates = [s.own]
         else:
             onset = ONSET.get(s.onset, "")
-            rimes = _rime(s.vowel, s.coda)
+            rimes = (["iu"] if s.yod else []) + _rime(s.vowel, s.coda)
             if not onset and rimes[0][0] in "iu":  # a vowel-initial i or u takes its glide: email -> ji mei lou
                 onset = "j" if rimes[0][0] == "i" else "w"
             candidates = [onset + r for r in rimes]

@@ -81,6 +81,15 @@ def test_the_short_o_is_read_as_hong_kong_says_it(word, reading):
     assert read_word(word) == (reading, "english")  # AA spelled o is o, but aa before a closing p/b/m
 
 
+@pytest.mark.parametrize("word, reading", [("cute", ("kiu1",)), ("music", ("miu1", "sik2")),
+                                           ("computer", ("kam1", "piu1", "taa2")), ("YouTube", ("ju1", "tiu1")),
+                                           ("document", ("dok1", "jaa4", "men2"))])
+def test_a_y_before_u_is_said_iu(word, reading):
+    """cute, music, computer: the y between an onset and a u is kept as iu (it was dropped: kut1, mu1 sik2); a
+    consonant before y u starts that syllable (YouTube was jut1 ju1); before another vowel y stays j (document)."""
+    assert read_word(word) == (reading, "english")
+
+
 def test_letter_to_sound_guesses_only_words_with_a_vowel():
     assert letter_to_sound("hk") is None and letter_to_sound("www") is None
     guess = letter_to_sound("blorp")
