@@ -434,9 +434,15 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     ]
 
 
+# A run of digits too long for Python's int() from a string (4,300 digits) is read digit by digit, as read_integer
+# reads every number from 10**16 up; a fraction's digits after its point are read so already
+_HUGE_NUMBER = re.compile(r"(?<![\d.,])\d[\d,]{3999,}")
+
+
 def _expand_numbers(text: str) -> str:
     if not any(ch.isdecimal() for ch in text):  # \d is the decimal digits (Unicode Nd), as isdecimal()
         return text
+    text = _HUGE_NUMBER.sub(_marked("number", lambda m: read_digits(m.group(0))), text)
     for pattern, repl in number_rules():
         text = pattern.sub(repl, text)  # type: ignore[arg-type]
     return text

@@ -217,3 +217,11 @@ def test_laughter_is_said_as_laughter_not_as_an_english_word(text, syllables):
 
 def test_short_words_that_look_like_laughter_stay_words():
     assert [s.source for s in normalize("ha hi hah")[0]] == ["english"] * 3
+
+
+@pytest.mark.parametrize("written", ["7" * 5000, ",".join(["123"] * 1500), "$" + "7" * 5000])
+def test_a_number_longer_than_int_reads_is_read_digit_by_digit(written):
+    """Python's int() refuses a string of more than 4,300 digits: such a number (within the 20,000-character
+    limit) raised ValueError; it is read digit by digit, as every number from 10**16 is."""
+    text = "".join(s.text for s in normalize(written)[0])
+    assert len(text) == sum(ch.isdigit() for ch in written) and set(text) <= set("一二三七")
