@@ -12,6 +12,7 @@ from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, s
 from .jyutping import JyutpingError, Syllable, parse_syllable
 from .lexicon import load_lexicon
 from .normalize import Segment, normalize
+from .numbers import NUMERAL_READINGS
 
 log = logging.getLogger("cantoedge.frontend")
 
@@ -164,8 +165,13 @@ class Frontend:
         out, start = [], 0
         for seg in run:
             for grapheme, reading, source, reason in pairs[start:start + len(seg.text)]:
-                out.append((grapheme, reading, seg.source, f"{seg.source} read as {seg.text}") if seg.source
-                           else (grapheme, reading, source, reason))
+                if not seg.source:
+                    out.append((grapheme, reading, source, reason))
+                    continue
+                said = NUMERAL_READINGS.get(grapheme)
+                if said and reading not in said:  # a numeral is said as in any number (2026: 六 luk6)
+                    reading = said[0]
+                out.append((grapheme, reading, seg.source, f"{seg.source} read as {seg.text}"))
             start += len(seg.text)
         return out
 

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 DIGITS = "零一二三四五六七八九"
+# How a numeral is said inside a number (零 leng4 too, as 兩千零二十六 is said); ToJyutping's words 二六 and 四六
+# read 六 luk1, which made the year 2026 ji6 ling4 ji6 luk1
+NUMERAL_READINGS = {"零": ("ling4", "leng4"), "一": ("jat1",), "二": ("ji6",), "三": ("saam1",), "四": ("sei3",),
+                    "五": ("ng5",), "六": ("luk6",), "七": ("cat1",), "八": ("baat3",), "九": ("gau2",),
+                    "十": ("sap6",), "兩": ("loeng5",)}
 _UNITS = ("", "十", "百", "千")
 _GROUPS = ("", "萬", "億", "兆")
 

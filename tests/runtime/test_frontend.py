@@ -97,3 +97,12 @@ def test_a_number_and_the_word_after_it_read_as_written_in_han(frontend, digits,
     r, written = frontend(digits), frontend(han)
     assert r.jyutping == written.jyutping
     assert "number" in r.sources and r.sources[-1] != "number"
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("2026年", "ji6 ling4 ji6 luk6 nin4"), ("1946年", "jat1 gau2 sei3 luk6 nin4"),
+    ("2626 4646", "ji6 luk6 ji6 luk6 sei3 luk6 sei3 luk6"), ("2046", "loeng5 cin1 leng4 sei3 sap6 luk6")])
+def test_numerals_in_a_number_are_said_as_in_any_number(frontend, text, reading):
+    """ToJyutping's words 二六 and 四六 read 六 luk1, so this year, 2026, was ji6 ling4 ji6 luk1: a number's numerals
+    keep their number readings (零 ling4 or leng4, as the dictionary has it)."""
+    assert " ".join(frontend(text).jyutping) == reading
