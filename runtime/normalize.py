@@ -35,8 +35,10 @@ Readings chosen (documented in the README):
 - codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01);
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
-  with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1); mixed tokens split where their case
-  changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows them whole, and
+  with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1), except four or five capitals that
+  CMUdict says as a word in fewer syllables than letters (SALE, NASA, WIFI; HSBC stays letters); mixed tokens
+  split where their case changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows
+  them whole, and
   hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
@@ -94,7 +96,8 @@ class Segment:
     word: str = ""  # the word an abbreviation is read as (Dr. -> doctor)
 
 
-ACRONYM_MAX = 5  # all-capital tokens up to this long are spelled (IFC, MTR, HK, OK); longer ones are words
+ACRONYM_MAX = 5  # all-capital tokens up to this long are spelled (IFC, MTR, HK, OK) unless CMUdict says four or five
+# of them as a word (SALE, NASA); longer ones are words
 # Numbers and dates are rewritten as Han text before segmentation; these private-use marks around the
 # rewritten text let the segments remember what it was (a user's own private-use characters are dropped first).
 _MARKS = {"number": "\ue000", "date": "\ue001"}
@@ -146,7 +149,7 @@ def latin_token(token: str) -> list[Segment]:
         if joined.lower() in pronunciations():
             return latin_token(joined)
         return [seg for part in parts if part for seg in latin_token(part)]
-    if len(token) == 1 or (token.isupper() and len(token) <= ACRONYM_MAX):
+    if len(token) == 1 or (token.isupper() and len(token) <= ACRONYM_MAX and not _capitals_word(token)):
         return spelled(token)
     if not token.islower() and not token.istitle() and not token.isupper():
         if token.lower() not in pronunciations():  # iPhone, PowerPoint: split where the case changes
@@ -164,6 +167,18 @@ def latin_token(token: str) -> list[Segment]:
         return spelled(token)
     jyutping, source = found
     return [Segment("reading", token, jyutping, source)]
+
+
+def _capitals_word(token: str) -> bool:
+    """Four or five capitals that CMUdict says as a word, in fewer syllables than letters (SALE, FREE, NASA, WIFI,
+    IKEA: a sign's or a brand's word); HSBC, RSVP and ASAP, which it spells out, stay letters, as do all of three
+    letters or fewer (MTR, HOT, NEW: an acronym as often as a word)."""
+    from .english import pronunciations
+
+    if len(token) < 4:
+        return False
+    phones = pronunciations().get(token.lower())
+    return phones is not None and sum(p[-1].isdigit() for p in phones.split()) < len(token)
 
 
 def abbreviation_segments(abbr: Abbreviation) -> list[Segment]:
