@@ -69,7 +69,7 @@ def syllabify(phones: list[str]) -> list[_Syllable]:
         vowel = phones[n].rstrip("012")
         yod = len(onset) > 1 and onset[-1] == "Y" and vowel in ("UW", "UH")
         # the first consonants of a cluster are said on their own (smart -> si maat); a y, r or l after one is
-        # dropped (computer -> kam pu taa, present -> pe san), as Hong Kong speech simplifies them
+        # dropped (present -> pe san), as Hong Kong speech simplifies them, but a y before u is kept as iu (yod)
         if len(onset) > 1 and onset[-1] in ("Y", "R", "L"):
             onset = onset[:-1]
         for c in onset[:-1]:

@@ -38,8 +38,7 @@ Readings chosen (documented in the README):
   with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1), except four or five capitals that
   CMUdict says as a word in fewer syllables than letters (SALE, NASA, WIFI; HSBC stays letters); mixed tokens
   split where their case changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows
-  them whole, and
-  hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
+  them whole, and hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
 - laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four);
