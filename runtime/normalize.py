@@ -241,6 +241,15 @@ def _english_date(m: re.Match[str]) -> str:
         f"{read_integer(int(day))}號" if day else "")
 
 
+def _estimate(m: re.Match[str]) -> str:
+    """2、3個 -> 兩三個: neighbouring digits are an estimate, said together; others stay a list (二、五個)."""
+    a, b = int(m.group(1)), int(m.group(2))
+    if b != a + 1:
+        return _separated_numbers(m.group(0)).replace("，", "、")
+    following = m.string[m.end():].lstrip()[:1]
+    return ("兩" if a == 2 and following not in _NO_TWO_BEFORE else read_integer(a)) + read_integer(b)
+
+
 def _fraction(m: re.Match[str]) -> str:
     """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一."""
     return f"{read_integer(int(m.group(2)))}分之{read_integer(int(m.group(1)))}"
@@ -404,9 +413,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _marked("number", _twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
         # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2
-        # apples" keeps its pause), x or × between numbers is times (2x3, 1920x1080 -> 乘)
+        # apples" keeps its pause), x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
         (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
-        (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
+        (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
         (re.compile(r"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
@@ -415,6 +424,12 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                     r"(\+?852[\s-]?)?([2-9]\d{7})(?!\d)"),
          lambda m: m.group(1) + _MARKS["number"] + read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):]))
          + _END),
+        # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
+        # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)
+        (re.compile(r"(?<![\d.、,，])(\d)、(\d)(?![\d.、])(?=\s?[\u4e00-\u9fff])"),
+         _marked("number", _estimate)),
+        (re.compile(r"(?<![\d.*])([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
+         _marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
         # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, 1203室 -> 一二零三
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
          lambda m: m.group(1) + _MARKS["number"] + read_digits(m.group(2)) + _END),
