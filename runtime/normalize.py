@@ -14,7 +14,8 @@ Readings chosen (documented in the README):
   an English weekday in brackets after a date: 5 Dec (Sat) -> 十二月五號星期六; Mon-Fri -> 星期一至五;
 - financial years and spans of years, 2023/24年度, 1999-2000年 -> 二零二三至二四年度, 一九九九至二零零零年;
 - ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
-- generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit);
+- generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit), and discounts the same
+  way: 75折 -> 七五折;
 - scores and ratios 2:1 -> 二比一 (one digit after the colon; two are minutes), products 2x3 and 2×3 -> 二乘三;
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
   晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm); 12nn -> 中午十二點, 12mn -> 午夜十二點;
@@ -323,8 +324,8 @@ def _integer(m: re.Match[str]) -> str:
         return "兩"
     if following == "年" and len(m.group(0)) == 4:
         return read_digits(m.group(0))  # a year
-    if following == "後" and re.fullmatch(r"\d\d", m.group(0)):
-        return read_digits(m.group(0))  # a generation: 80後 is 八零後, those born in the eighties
+    if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):
+        return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
     return read_integer(value)
 
 
@@ -390,7 +391,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
         (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
                     re.I), _marked("number", read_multiplied)),
-        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)", re.I), _marked("number", read_dollars)),
+        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(港元|元|蚊)?", re.I),
+         _marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
         (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
