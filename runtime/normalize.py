@@ -152,7 +152,9 @@ def latin_token(token: str) -> list[Segment]:
     if len(token) == 1 or (token.isupper() and len(token) <= ACRONYM_MAX and not _capitals_word(token)):
         return spelled(token)
     if not token.islower() and not token.istitle() and not token.isupper():
-        if token.lower() not in pronunciations():  # iPhone, PowerPoint: split where the case changes
+        # iPhone, PowerPoint: split where the case changes, unless CMUdict knows the word whole; two capitals
+        # together are an acronym inside it (iOS, macOS: CMUdict's ios is the Greek island)
+        if token.lower() not in pronunciations() or re.search("[A-Z]{2}", token):
             pieces = re.findall(r"[a-z]+|[A-Z][a-z]*", token)
             merged: list[str] = []
             for p in pieces:  # runs of single capitals (the "IF" of IFCentre) stay together
@@ -320,8 +322,9 @@ def _integer(m: re.Match[str]) -> str:
     following = m.string[m.end(): m.end() + 1]
     if m.string[m.start() - 1: m.start()] == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    if value == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE:
-        return "兩"
+    if value == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE and not (
+            m.string[m.start() - 1: m.start()].isascii() and m.string[m.start() - 1: m.start()].isalpha()):
+        return "兩"  # (not after letters: CO2排放 is C O 二, a formula or a code)
     if following == "年" and len(m.group(0)) == 4:
         return read_digits(m.group(0))  # a year
     if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):

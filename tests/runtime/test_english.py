@@ -69,6 +69,7 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     ("HSBC", [("H", "spelled"), ("S", "spelled"), ("B", "spelled"), ("C", "spelled")]),  # CMUdict spells it out
     ("HOT", [("H", "spelled"), ("O", "spelled"), ("T", "spelled")]),  # three or fewer: always letters
     ("MyTV", [("My", "english"), ("T", "spelled"), ("V", "spelled")]),  # split where the case changes
+    ("iOS", [("I", "spelled"), ("O", "spelled"), ("S", "spelled")]),  # capitals inside: not CMUdict's Greek island
     ("blorptastic", [("blorptastic", "letter-to-sound")]),
 ])
 def test_mixed_tokens_follow_their_rules(text, pieces):
