@@ -106,3 +106,30 @@ def test_numerals_in_a_number_are_said_as_in_any_number(frontend, text, reading)
     """ToJyutping's words 二六 and 四六 read 六 luk1, so this year, 2026, was ji6 ling4 ji6 luk1: a number's numerals
     keep their number readings (零 ling4 or leng4, as the dictionary has it)."""
     assert " ".join(frontend(text).jyutping) == reading
+
+
+@pytest.mark.slow  # reads HKCanCor (a few seconds)
+def test_a_digit_for_a_han_numeral_leaves_the_next_syllable_as_the_han_text_reads_it(frontend):
+    """In every HKCanCor run where a lone Han numeral is swapped for its digit (三樓 -> 3樓; 2,041 places), the
+    syllable after it reads as in the Han text; when each number was a segment of its own, 36 did not, and the
+    digit text agreed with the hand Jyutping there 97.5 % of the time against the Han text's 98.8 %."""
+    from cantoedge.datasets.hkcancor import load_annotated
+    from cantoedge.datasets.lexicon import han_runs
+    from cantoedge.runtime.normalize import normalize
+
+    digit = dict(zip("一二兩三四五六七八九", "1223456789"))
+    numerals = set(digit) | set("十百千萬億零")
+    places = differ = 0
+    for utt in load_annotated():
+        for text, _ in han_runs(utt):
+            for i, ch in enumerate(text[:-1]):
+                if ch not in digit or (i and text[i - 1] in numerals) or text[i + 1] in numerals:
+                    continue
+                swapped = text[:i] + digit[ch] + text[i + 1:]
+                if "".join(s.text for s in normalize(swapped)[0] if s.kind == "han") != text:
+                    continue  # 2 before 月 is 二, not the 兩 written: not the same text
+                read, written = frontend(swapped).jyutping, frontend(text).jyutping
+                if len(read) == len(written) == len(text):  # every character read, so index i + 1 is the next one
+                    places += 1
+                    differ += read[i + 1] != written[i + 1]
+    assert places > 1500 and differ == 0
