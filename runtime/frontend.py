@@ -48,8 +48,8 @@ class Encoded:
 AFTER_ENGLISH_VERB = {"下": "haa5"}
 KEEPS_ITS_READING_BEFORE = set("個年次一星禮晝午週周季期屆月半面邊便去嚟落來")
 
-SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "english", "letter-to-sound", "spelled",
-           "abbreviation", "interjection")
+SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
+           "spelled", "abbreviation", "interjection")
 
 
 @dataclass(frozen=True)

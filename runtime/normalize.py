@@ -42,7 +42,8 @@ Readings chosen (documented in the README):
   them whole, and hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
-- laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four);
+- laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four); sentence particles
+  romanised after Han text are the particles (好正ge -> 好正嘅, 係咪ar -> 係咪呀, 唔好ga -> 唔好㗎);
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
   apostrophe (don't, McDonald's, I’m) are looked up whole;
 - addresses: @ is the word at, the dots of www.google.com are said dot;
@@ -86,7 +87,7 @@ _NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product:
 @dataclass(frozen=True)
 class Segment:
     """One piece of normalised text: Han characters, a fixed reading, or a pause; ``source`` says where its
-    reading comes from when normalisation decided it (number, date, english, letter-to-sound, spelled,
+    reading comes from when normalisation decided it (number, date, particle, english, letter-to-sound, spelled,
     abbreviation, interjection)."""
 
     kind: str  # "han" | "reading" | "pause"
@@ -100,7 +101,7 @@ ACRONYM_MAX = 5  # all-capital tokens up to this long are spelled (IFC, MTR, HK,
 # of them as a word (SALE, NASA); longer ones are words
 # Numbers and dates are rewritten as Han text before segmentation; these private-use marks around the
 # rewritten text let the segments remember what it was (a user's own private-use characters are dropped first).
-_MARKS = {"number": "\ue000", "date": "\ue001"}
+_MARKS = {"number": "\ue000", "date": "\ue001", "particle": "\ue002"}
 _END = "\ue00f"
 _MARK_KIND = {v: k for k, v in _MARKS.items()}
 
@@ -528,6 +529,15 @@ def _is_address_dot(text: str, i: int) -> bool:
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
 
 
+# Sentence particles as chat romanises them after Han text (好正ge, 係咪ar?, 唔好ga): said as the particle, whose
+# tone the dictionary knows (嘅 ge3, 㗎 gaa3), not as an English word's high level tone (ge1, gaa1)
+PARTICLES = {"ge": "嘅", "ga": "㗎", "gaa": "㗎", "ar": "呀", "ah": "呀", "la": "啦", "lah": "啦", "laa": "啦",
+             "lo": "囉", "lor": "囉", "wo": "喎", "wor": "喎", "ma": "嗎", "mah": "嗎", "me": "咩", "meh": "咩",
+             "ne": "呢", "ba": "吧", "bor": "啵"}
+_PARTICLE = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff]) ?(" + "|".join(sorted(PARTICLES, key=len, reverse=True))
+                       + r")(?![A-Za-z0-9])(?! *[A-Za-z0-9])")
+
+
 # a range of English weekdays (opening hours: Mon-Fri, Sat - Sun, Monday to Friday): 星期一至五
 _WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({_WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({_WEEKDAY})(?![A-Za-z])")
 
@@ -546,6 +556,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in _MARK_KIND and ch != _END)
+    text = _PARTICLE.sub(_marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = _expand_numbers(_WEEKDAY_RANGE.sub(_marked("date", _weekday_range), _GROUND_FLOOR.sub("地下", text)))
     segments: list[Segment] = []
     han: list[str] = []

@@ -133,3 +133,8 @@ def test_a_digit_for_a_han_numeral_leaves_the_next_syllable_as_the_han_text_read
                     places += 1
                     differ += read[i + 1] != written[i + 1]
     assert places > 1500 and differ == 0
+
+
+def test_a_romanised_particle_takes_the_particles_tone(frontend):
+    r = frontend("好正ge")
+    assert r.jyutping[-1] == "ge3" and r.sources[-1] == "particle"  # an English word's high level tone: ge1

@@ -118,6 +118,15 @@ def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("好正ge", "好正嘅"), ("係咪ar?", "係咪呀[<?>]"), ("唔好 ga！", "唔好㗎[<!>]"), ("佢話唔嚟wor", "佢話唔嚟喎"),
+    ("係咁先lor", "係咁先囉"), ("去la pizza", "去[la][pizza]"), ("ok la", "[ok][la]"), ("好Ge", "好[Ge]")])
+def test_a_romanised_particle_after_han_text_is_the_particle(text, expected):
+    """Chat writes sentence particles in Latin letters (好正ge); read as English they took a high level tone (ge1)."""
+    assert han(text) == expected
+    assert all(s.source == "particle" for s in normalize(text)[0] if s.text in "嘅呀㗎喎囉")
+
+
 def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
     assert han("你好，世界！１２３") == "你好[<,>]世界[<!>]一百二十三"
     assert han("真係？！") == "真係[<?>]"
