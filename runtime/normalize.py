@@ -58,9 +58,20 @@ from dataclasses import dataclass
 from functools import cache
 
 from .abbreviations import Abbreviation, find_abbreviation
+from .dates import (
+    MONTH,
+    WEEKDAY,
+    read_date,
+    read_day_month,
+    read_english_date,
+    read_time,
+    read_twelve_hour,
+    read_weekday,
+    read_weekday_range,
+)
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
-from .numbers import read_count, read_decimal, read_digits, read_integer
+from .numbers import read_decimal, read_digits, read_integer, read_separated
 
 # Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
 LETTER_READINGS: dict[str, tuple[str, ...]] = {
@@ -222,34 +233,11 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
 
 
-# English month and weekday names in a date (5 Dec 2026, Dec 5, 2026, 5 December (Sat))
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
-WEEKDAYS = {"mon": "一", "tue": "二", "wed": "三", "thu": "四", "fri": "五", "sat": "六", "sun": "日"}
-_WEEKDAY = (r"(?:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:rs|rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?"
-            r"|MON|TUE|WED|THU|FRI|SAT|SUN)\.?")
-_MONTH = (r"(?P<mon>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP"
-          r"|OCT|NOV|DEC)\.?")
-
-
-def _english_date(m: re.Match[str]) -> str:
-    """5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月: a date written with an English
-    month, said as Cantonese says dates; a word that is not a month's name (Decimal) or a day not in the month
-    (31 Feb) is left as written."""
-    name, day, year = m.group("mon").lower(), m.groupdict().get("day"), m.group("year")
-    month = next((i for i, full in enumerate(MONTHS, 1) if name in (full, full[:3]) or name == "sept" == full[:4]),
-                 None)
-    if month is None or not is_date(int(year) if year else 2024, month, int(day or 1)):
-        return m.group(0)
-    return (f"{read_digits(year)}年" if year else "") + f"{read_integer(month)}月" + (
-        f"{read_integer(int(day))}號" if day else "")
-
-
 def _estimate(m: re.Match[str]) -> str:
     """2、3個 -> 兩三個: neighbouring digits are an estimate, said together; others stay a list (二、五個)."""
     a, b = int(m.group(1)), int(m.group(2))
     if b != a + 1:
-        return _separated_numbers(m.group(0)).replace("，", "、")
+        return read_separated(m.group(0)).replace("，", "、")
     following = m.string[m.end():].lstrip()[:1]
     return ("兩" if a == 2 and following not in _NO_TWO_BEFORE else read_integer(a)) + read_integer(b)
 
@@ -257,65 +245,6 @@ def _estimate(m: re.Match[str]) -> str:
 def _fraction(m: re.Match[str]) -> str:
     """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一."""
     return f"{read_integer(int(m.group(2)))}分之{read_integer(int(m.group(1)))}"
-
-
-def is_date(year: int, month: int, day: int) -> bool:
-    """A calendar date (2024-02-30 and 2024-13-45 are not, so they are read as the numbers they are)."""
-    import calendar
-
-    return year >= 1 and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
-
-
-def _date(m: re.Match[str], year: str, month: str, day: str, day_mark: str) -> str:
-    if not is_date(int(year), int(month), int(day)) and "年" not in m.group(0):  # 年月日 are said as written
-        return _separated_numbers(m.group(0))
-    return f"{read_digits(year)}年{read_integer(int(month))}月{read_integer(int(day))}{day_mark}"
-
-
-def _day_month(m: re.Match[str]) -> str:
-    """A Hong Kong day/month before its weekday: 5/12（六） -> 十二月五號星期六; not a date (31/2) -> the numbers."""
-    day, month = int(m.group(1)), int(m.group(2))
-    if not is_date(2024, month, day):  # a leap year: 29/2 is a date
-        return _separated_numbers(f"{day}/{month}") + (m.group(3) or "")
-    return f"{read_integer(month)}月{read_integer(day)}號" + (f"星期{m.group(3)}" if m.group(3) else "")
-
-
-def _separated_numbers(text: str) -> str:
-    """Digit groups read as cardinals, the separators between them as short pauses."""
-    return "，".join(read_integer(int(g)) for g in re.findall(r"\d+", text))
-
-
-def _time(m: re.Match[str]) -> str:
-    return _clock(int(m.group(1)), int(m.group(2)), m.group(3))
-
-
-# Words for a part of the day that a 12-hour time may follow (今晚, 聽朝, 下晝, 上午...): its am or pm adds nothing.
-_PARTS_OF_DAY = ("朝", "早", "晝", "午", "晚", "夜", "晨", "早上", "晚上")
-
-
-def _twelve_hour(m: re.Match[str]) -> str:
-    """9am -> 上午九點, 7:30pm -> 晚上七點半: the part of the day as Cantonese says it, then the clock time."""
-    hour, minute, pm = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower() == "p"
-    if not 1 <= hour <= 12:
-        return m.group(0)
-    if m.string[: m.start()].rstrip().endswith(_PARTS_OF_DAY):
-        part = ""  # the text says it already: 今晚7:30pm is 今晚七點半
-    elif pm:
-        part = "中午" if hour == 12 else "下午" if hour <= 6 else "晚上"
-    else:
-        part = "凌晨" if hour == 12 or hour < 6 else "上午"
-    return part + _clock(hour, minute, None)
-
-
-def _clock(hour: int, minute: int, second: str | None) -> str:
-    text = read_count(hour) + "點"
-    if minute == 30 and not second:
-        text += "半"
-    elif minute or second:
-        text += ("零" if minute < 10 else "") + read_integer(minute) + "分"
-    if second:
-        text += read_integer(int(second)) + "秒"
-    return text
 
 
 def _integer(m: re.Match[str]) -> str:
@@ -375,11 +304,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?<![\d.第A-Za-z])(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\d.A-Za-z])(?!\s?[{_RANGE_OF}])"),
          lambda m: " seven-eleven "),
         # a date with an English month: 5 Dec 2026, 5 December, Dec 5, 2026 -> (二零二六年)十二月五號
-        (re.compile(rf"(?<![\d.])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{_MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
-                    r"(?![\d:])"), _marked("date", _english_date)),
-        (re.compile(rf"(?<![A-Za-z]){_MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
-                    r"(?![\d:])"), _marked("date", _english_date)),
-        (re.compile(rf"(?<![A-Za-z]){_MONTH}\s(?P<year>\d{{4}})(?![\d:])"), _marked("date", _english_date)),
+        (re.compile(rf"(?<![\d.])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
+                    r"(?![\d:])"), _marked("date", read_english_date)),
+        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
+                    r"(?![\d:])"), _marked("date", read_english_date)),
+        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<year>\d{{4}})(?![\d:])"), _marked("date", read_english_date)),
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
         (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
                     rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
@@ -402,22 +331,22 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
         (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
-         _marked("date", lambda m: _date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
+         _marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
-         _marked("date", lambda m: _date(m, m.group(3), m.group(2), m.group(1), "號"))),
+         _marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
         # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
         (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
-                    r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), _marked("date", _day_month)),
+                    r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), _marked("date", read_day_month)),
         # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
         (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
                     r"[a-z]*\.?)\s?[）)]"),
-         lambda m: f"星期{WEEKDAYS.get(m.group(1)[:3].lower(), m.group(1))}"),
+         lambda m: read_weekday(m.group(1))),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
         (re.compile(r"(?<![\d:])12(?::00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          _marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
         (re.compile(r"(?<![\d:])(\d{1,2})(?::([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
-         _marked("number", _twelve_hour)),
-        (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", _time)),
+         _marked("number", read_twelve_hour)),
+        (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", read_time)),
         # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2
         # apples" keeps its pause), x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
         (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
@@ -539,11 +468,7 @@ _PARTICLE = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff]) ?(" + "|".join(sorted
 
 
 # a range of English weekdays (opening hours: Mon-Fri, Sat - Sun, Monday to Friday): 星期一至五
-_WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({_WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({_WEEKDAY})(?![A-Za-z])")
-
-
-def _weekday_range(m: re.Match[str]) -> str:
-    return f"星期{WEEKDAYS[m.group(1)[:3].lower()]}至{WEEKDAYS[m.group(2)[:3].lower()]}"
+_WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({WEEKDAY})(?![A-Za-z])")
 
 
 _GROUND_FLOOR = re.compile(r"(?<![A-Za-z])G/F(?![A-Za-z])")  # a Hong Kong address's ground floor: 地下
@@ -557,7 +482,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in _MARK_KIND and ch != _END)
     text = _PARTICLE.sub(_marked("particle", lambda m: PARTICLES[m.group(1)]), text)
-    text = _expand_numbers(_WEEKDAY_RANGE.sub(_marked("date", _weekday_range), _GROUND_FLOOR.sub("地下", text)))
+    text = _expand_numbers(_WEEKDAY_RANGE.sub(_marked("date", read_weekday_range), _GROUND_FLOOR.sub("地下", text)))
     segments: list[Segment] = []
     han: list[str] = []
     source = ""  # inside a rewritten number or date

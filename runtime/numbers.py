@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 DIGITS = "零一二三四五六七八九"
 # How a numeral is said inside a number (零 leng4 too, as 兩千零二十六 is said); ToJyutping's words 二六 and 四六
 # read 六 luk1, which made the year 2026 ji6 ling4 ji6 luk1
@@ -61,6 +63,11 @@ def read_integer(n: int) -> str:
         if text.startswith("二" + unit):
             text = "兩" + text[1:]  # 兩百, 兩千, 兩萬: the counting form
     return text
+
+
+def read_separated(text: str) -> str:
+    """Digit groups read as cardinals, the separators between them as short pauses (5/3 -> 五，三)."""
+    return "，".join(read_integer(int(g)) for g in re.findall(r"\d+", text))
 
 
 def read_decimal(text: str) -> str:

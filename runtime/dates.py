@@ -1,0 +1,96 @@
+"""Dates, times and weekdays as Hong Kong says them: 2024-03-05 -> 二零二四年三月五號, 5/12（六） -> 十二月五號星期六,
+5 Dec 2026 -> 二零二六年十二月五號, 7:30pm -> 晚上七點半, Mon-Fri -> 星期一至五. Each reader takes the match of one of
+normalisation's rules (normalize.py holds the patterns and their order) and returns Han text."""
+
+from __future__ import annotations
+
+import calendar
+import re
+
+from .numbers import read_count, read_digits, read_integer, read_separated
+
+# English month and weekday names in a date (5 Dec 2026, Dec 5, 2026, 5 December (Sat)), and the patterns that
+# find them, capitalised or in capitals (a lower-case may is a word)
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+WEEKDAYS = {"mon": "一", "tue": "二", "wed": "三", "thu": "四", "fri": "五", "sat": "六", "sun": "日"}
+WEEKDAY = (r"(?:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:rs|rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?"
+           r"|MON|TUE|WED|THU|FRI|SAT|SUN)\.?")
+MONTH = (r"(?P<mon>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP"
+         r"|OCT|NOV|DEC)\.?")
+# Words for a part of the day that a 12-hour time may follow (今晚, 聽朝, 下晝, 上午...): its am or pm adds nothing.
+PARTS_OF_DAY = ("朝", "早", "晝", "午", "晚", "夜", "晨", "早上", "晚上")
+
+
+def is_date(year: int, month: int, day: int) -> bool:
+    """A calendar date (2024-02-30 and 2024-13-45 are not, so they are read as the numbers they are)."""
+    return year >= 1 and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
+
+
+def read_date(m: re.Match[str], year: str, month: str, day: str, day_mark: str) -> str:
+    """2024-03-05 -> 二零二四年三月五號 (the year digit by digit); not a date (2024-02-30) -> the numbers."""
+    if not is_date(int(year), int(month), int(day)) and "年" not in m.group(0):  # 年月日 are said as written
+        return read_separated(m.group(0))
+    return f"{read_digits(year)}年{read_integer(int(month))}月{read_integer(int(day))}{day_mark}"
+
+
+def read_day_month(m: re.Match[str]) -> str:
+    """A Hong Kong day/month before its weekday: 5/12（六） -> 十二月五號星期六; not a date (31/2) -> the numbers."""
+    day, month = int(m.group(1)), int(m.group(2))
+    if not is_date(2024, month, day):  # a leap year: 29/2 is a date
+        return read_separated(f"{day}/{month}") + (m.group(3) or "")
+    return f"{read_integer(month)}月{read_integer(day)}號" + (f"星期{m.group(3)}" if m.group(3) else "")
+
+
+def read_english_date(m: re.Match[str]) -> str:
+    """5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月: a date written with an English
+    month, said as Cantonese says dates; a word that is not a month's name (Decimal) or a day not in the month
+    (31 Feb) is left as written."""
+    name, day, year = m.group("mon").lower(), m.groupdict().get("day"), m.group("year")
+    month = next((i for i, full in enumerate(MONTHS, 1) if name in (full, full[:3]) or name == "sept" == full[:4]),
+                 None)
+    if month is None or not is_date(int(year) if year else 2024, month, int(day or 1)):
+        return m.group(0)
+    return (f"{read_digits(year)}年" if year else "") + f"{read_integer(month)}月" + (
+        f"{read_integer(int(day))}號" if day else "")
+
+
+def read_weekday_range(m: re.Match[str]) -> str:
+    """Mon-Fri -> 星期一至五, as opening hours are said."""
+    return f"星期{WEEKDAYS[m.group(1)[:3].lower()]}至{WEEKDAYS[m.group(2)[:3].lower()]}"
+
+
+def read_weekday(name: str) -> str:
+    """The weekday in brackets after a date, Han (六) or English (Sat), as it is said: 星期六."""
+    return f"星期{WEEKDAYS.get(name[:3].lower(), name)}"
+
+
+def read_time(m: re.Match[str]) -> str:
+    """14:30 -> 十四點半, 3:05:07 -> 三點零五分七秒."""
+    return clock(int(m.group(1)), int(m.group(2)), m.group(3))
+
+
+def read_twelve_hour(m: re.Match[str]) -> str:
+    """9am -> 上午九點, 7:30pm -> 晚上七點半: the part of the day as Cantonese says it, then the clock time."""
+    hour, minute, pm = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower() == "p"
+    if not 1 <= hour <= 12:
+        return m.group(0)
+    if m.string[: m.start()].rstrip().endswith(PARTS_OF_DAY):
+        part = ""  # the text says it already: 今晚7:30pm is 今晚七點半
+    elif pm:
+        part = "中午" if hour == 12 else "下午" if hour <= 6 else "晚上"
+    else:
+        part = "凌晨" if hour == 12 or hour < 6 else "上午"
+    return part + clock(hour, minute, None)
+
+
+def clock(hour: int, minute: int, second: str | None) -> str:
+    """The hour with 點 (兩點, the counting form), :30 as 半, other minutes with 分, seconds with 秒."""
+    text = read_count(hour) + "點"
+    if minute == 30 and not second:
+        text += "半"
+    elif minute or second:
+        text += ("零" if minute < 10 else "") + read_integer(minute) + "分"
+    if second:
+        text += read_integer(int(second)) + "秒"
+    return text
