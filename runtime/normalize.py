@@ -26,8 +26,8 @@ Readings chosen (documented in the README):
   a price per something: $50/位 -> 五十蚊一位, $8,000/月 -> 八千蚊一個月, $50/kg -> 五十蚊一公斤;
 - multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
   currency or a fraction: 3M口罩 and Flat 3B keep their letters);
-- floors 12/F -> 十二樓, G/F -> 地下; ordinals 3rd -> 第三; units 5km -> 五公里, 500 sq ft -> 五百平方呎, 100m² ->
-  一百平方米, 30°C -> 三十度, 80°F -> 華氏八十度;
+- floors 12/F -> 十二樓, G/F -> 地下, UG/F -> 高層地下, LG/F -> 低層地下, M/F -> 閣樓; ordinals 3rd -> 第三; units
+  5km -> 五公里, 500 sq ft -> 五百平方呎, 100m² -> 一百平方米, 30°C -> 三十度, 80°F -> 華氏八十度;
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
 - phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
@@ -471,7 +471,10 @@ _PARTICLE = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff]) ?(" + "|".join(sorted
 _WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({WEEKDAY})(?![A-Za-z])")
 
 
-_GROUND_FLOOR = re.compile(r"(?<![A-Za-z])G/F(?![A-Za-z])")  # a Hong Kong address's ground floor: 地下
+# the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
+# ground), LG/F 低層地下 (lower ground), M/F 閣樓 (mezzanine)
+FLOORS = {"G": "地下", "UG": "高層地下", "LG": "低層地下", "M": "閣樓"}
+_FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])")
 
 
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
@@ -482,7 +485,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in _MARK_KIND and ch != _END)
     text = _PARTICLE.sub(_marked("particle", lambda m: PARTICLES[m.group(1)]), text)
-    text = _expand_numbers(_WEEKDAY_RANGE.sub(_marked("date", read_weekday_range), _GROUND_FLOOR.sub("地下", text)))
+    text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)
+    text = _expand_numbers(_WEEKDAY_RANGE.sub(_marked("date", read_weekday_range), text))
     segments: list[Segment] = []
     han: list[str] = []
     source = ""  # inside a rewritten number or date
