@@ -117,10 +117,13 @@ _END = "\ue00f"
 _MARK_KIND = {v: k for k, v in _MARKS.items()}
 
 
-def _marked(kind: str, repl):
+def _marked(kind: str, repl, keep_prefix: bool = False):
+    """``repl`` wrapped so that its Han text is marked as ``kind``; ``keep_prefix``: the match's group 1 (電話, Rm)
+    stays before the mark as written, for the text that reads it."""
     def wrap(m: re.Match[str]) -> str:
         out = repl(m)
-        return _MARKS[kind] + out + _END if any(is_han(c) for c in out) else out
+        prefix = m.group(1) if keep_prefix else ""
+        return prefix + (_MARKS[kind] + out + _END if any(is_han(c) for c in out) else out)
 
     return wrap
 
@@ -357,8 +360,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
         (re.compile(r"((?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))[\s:：.]*(?:號碼)?[\s:：係是]*)"
                     r"(\+?852[\s-]?)?([2-9]\d{7})(?!\d)"),
-         lambda m: m.group(1) + _MARKS["number"] + read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):]))
-         + _END),
+         _marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
         # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
         # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)
         (re.compile(r"(?<![\d.、,，])(\d)、(\d)(?![\d.、])(?=\s?[\u4e00-\u9fff])"),
@@ -367,7 +369,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
         # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, 1203室 -> 一二零三
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
-         lambda m: m.group(1) + _MARKS["number"] + read_digits(m.group(2)) + _END),
+         _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         (re.compile(r"(?<![\d.])(\d{3,4})(?=\s?室)"), _marked("number", lambda m: read_digits(m.group(1)))),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
