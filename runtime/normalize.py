@@ -236,13 +236,17 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
 
 
+def _counting(n: int, following: str) -> str:
+    """A lone 2 before a measure word is 兩 (2個 兩個), but not before 月日號樓期 nor in a score or product (二月)."""
+    return "兩" if n == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE else read_integer(n)
+
+
 def _estimate(m: re.Match[str]) -> str:
     """2、3個 -> 兩三個: neighbouring digits are an estimate, said together; others stay a list (二、五個)."""
     a, b = int(m.group(1)), int(m.group(2))
     if b != a + 1:
         return read_separated(m.group(0)).replace("，", "、")
-    following = m.string[m.end():].lstrip()[:1]
-    return ("兩" if a == 2 and following not in _NO_TWO_BEFORE else read_integer(a)) + read_integer(b)
+    return _counting(a, m.string[m.end():].lstrip()[:1]) + read_integer(b)
 
 
 def _fraction(m: re.Match[str]) -> str:
@@ -252,17 +256,16 @@ def _fraction(m: re.Match[str]) -> str:
 
 def _integer(m: re.Match[str]) -> str:
     value = int(m.group(0).replace(",", ""))
-    following = m.string[m.end(): m.end() + 1]
-    if m.string[m.start() - 1: m.start()] == "第":
+    before, following = m.string[m.start() - 1: m.start()], m.string[m.end(): m.end() + 1]
+    if before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    if value == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE and not (
-            m.string[m.start() - 1: m.start()].isascii() and m.string[m.start() - 1: m.start()].isalpha()):
-        return "兩"  # (not after letters: CO2排放 is C O 二, a formula or a code)
     if following == "年" and len(m.group(0)) == 4:
         return read_digits(m.group(0))  # a year
     if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):
         return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
-    return read_integer(value)
+    if before.isascii() and before.isalpha():
+        return read_integer(value)  # a formula or a code: CO2排放 is C O 二
+    return _counting(value, following)
 
 
 # Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
