@@ -18,6 +18,8 @@ WEEKDAY = (r"(?:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:rs|rsday)?|Fri(?
            r"|MON|TUE|WED|THU|FRI|SAT|SUN)\.?")
 MONTH = (r"(?P<mon>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP"
          r"|OCT|NOV|DEC)\.?")
+# A date written without its year is checked against a leap year, so that 29/2 is a date
+_ANY_LEAP_YEAR = 2024
 # Words for a part of the day that a 12-hour time may follow (今晚, 聽朝, 下晝, 上午...): its am or pm adds nothing.
 PARTS_OF_DAY = ("朝", "早", "晝", "午", "晚", "夜", "晨", "早上", "晚上")
 
@@ -37,7 +39,7 @@ def read_date(m: re.Match[str], year: str, month: str, day: str, day_mark: str) 
 def read_day_month(m: re.Match[str]) -> str:
     """A Hong Kong day/month before its weekday: 5/12（六） -> 十二月五號星期六; not a date (31/2) -> the numbers."""
     day, month = int(m.group(1)), int(m.group(2))
-    if not is_date(2024, month, day):  # a leap year: 29/2 is a date
+    if not is_date(_ANY_LEAP_YEAR, month, day):
         return read_separated(f"{day}/{month}") + (m.group(3) or "")
     return f"{read_integer(month)}月{read_integer(day)}號" + (f"星期{m.group(3)}" if m.group(3) else "")
 
@@ -49,7 +51,7 @@ def read_english_date(m: re.Match[str]) -> str:
     name, day, year = m.group("mon").lower(), m.groupdict().get("day"), m.group("year")
     month = next((i for i, full in enumerate(MONTHS, 1) if name in (full, full[:3]) or name == "sept" == full[:4]),
                  None)
-    if month is None or not is_date(int(year) if year else 2024, month, int(day or 1)):
+    if month is None or not is_date(int(year) if year else _ANY_LEAP_YEAR, month, int(day or 1)):
         return m.group(0)
     return (f"{read_digits(year)}年" if year else "") + f"{read_integer(month)}月" + (
         f"{read_integer(int(day))}號" if day else "")
@@ -57,12 +59,17 @@ def read_english_date(m: re.Match[str]) -> str:
 
 def read_weekday_range(m: re.Match[str]) -> str:
     """Mon-Fri -> 星期一至五, as opening hours are said."""
-    return f"星期{WEEKDAYS[m.group(1)[:3].lower()]}至{WEEKDAYS[m.group(2)[:3].lower()]}"
+    return f"{read_weekday(m.group(1))}至{_weekday_numeral(m.group(2))}"
 
 
 def read_weekday(name: str) -> str:
     """The weekday in brackets after a date, Han (六) or English (Sat), as it is said: 星期六."""
-    return f"星期{WEEKDAYS.get(name[:3].lower(), name)}"
+    return f"星期{_weekday_numeral(name)}"
+
+
+def _weekday_numeral(name: str) -> str:
+    """Sat, saturday, SAT -> 六; a Han weekday (六, 日, 天) stays as written."""
+    return WEEKDAYS.get(name[:3].lower(), name)
 
 
 def read_time(m: re.Match[str]) -> str:
