@@ -107,7 +107,7 @@ def encode_units(units: Sequence[Unit], inventory: Inventory | None = None) -> E
     return Encoded(phones, [inv.id(p) for p in phones], tones, syllable_index(phones))
 
 
-def han_runs(segments: list[Segment]) -> list[Segment | list[Segment]]:
+def gather_han(segments: list[Segment]) -> list[Segment | list[Segment]]:
     """The segments with each stretch of adjacent Han segments (a number, a date and the text around them,
     nothing between but spaces) gathered into one list."""
     out: list[Segment | list[Segment]] = []
@@ -185,7 +185,7 @@ class Frontend:
         why: list[str] = []
         unknown = [d.char for d in dropped]
         previous = None
-        for seg in han_runs(segments):
+        for seg in gather_han(segments):
             after_word = previous is not None and previous.source in ("english", "letter-to-sound")
             previous = seg if isinstance(seg, Segment) else seg[-1]
             if isinstance(seg, list):
