@@ -17,6 +17,7 @@ Readings chosen (documented in the README):
 - generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit), and discounts the same
   way: 75折 -> 七五折;
 - scores and ratios 2:1 -> 二比一 (one digit after the colon; two are minutes), products 2x3 and 2×3 -> 二乘三;
+  a score where a match's words say so: 比數1-1, 比分10:12, 3-1擊敗, 0-0打和 -> 一比一, 十比十二, 三比一, 零比零;
 - times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
   晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm); 12nn -> 中午十二點, 12mn -> 午夜十二點;
 - money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
@@ -31,6 +32,8 @@ Readings chosen (documented in the README):
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
 - phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
+- a car's registration mark after 車牌 (車牌AB 1234) digit by digit; a screen's 4K or 8K before a word for a screen
+  or a video (4K電視, 8K TV) is the letter K, not thousands;
 - decades 1990s, 80's -> 一九九零年代, 八十年代; resolutions 1080p -> 一零八零P; 7-11 the shop (seven eleven) unless a
   unit or count follows (7-11歲 -> 七至十一歲);
 - codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01);
@@ -233,12 +236,21 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 
 
 # What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
+# The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
+_SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
+_SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|敗|勝|負|贏|輸|領先|落後|完場|收場|告終"
 _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
+_COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before these counts them (車牌3個), not a label
 
 
 def _counting(n: int, following: str) -> str:
     """A lone 2 before a measure word is 兩 (2個 兩個), but not before 月日號樓期 nor in a score or product (二月)."""
     return "兩" if n == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE else read_integer(n)
+
+
+def _score(m: re.Match[str]) -> str:
+    """Both numbers as counted, never 兩 (一比二, as 二比一)."""
+    return f"{read_integer(int(m.group('a')))}比{read_integer(int(m.group('b')))}"
 
 
 def _estimate(m: re.Match[str]) -> str:
@@ -305,6 +317,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                                     read_integer(int(m.group(2) or m.group(3)))) + "年代")),
         (re.compile(r"(?<![\d.])(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
          _marked("number", lambda m: read_digits(m.group(1)))),
+        # a screen's resolution (4K電視, 8K TV): the number and the letter K, not thousands (月薪20K, $30K)
+        (re.compile(r"(?<![\d.$])([248])\s?K(?=\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
+                    r"(?i:TV|HDR|UHD|video|monitor|mon)(?![A-Za-z])))"),
+         lambda m: _MARKS["number"] + read_integer(int(m.group(1))) + _END + " K"),
         # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
         # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
         (re.compile(rf"(?<![\d.第A-Za-z])(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\d.A-Za-z])(?!\s?[{_RANGE_OF}])"),
@@ -347,6 +363,12 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
                     r"[a-z]*\.?)\s?[）)]"),
          lambda m: read_weekday(m.group(1))),
+        # a score, where a match's words say it is one (比數1-1, 比分10:12, 3-1擊敗): 比, not a range or a time (a
+        # time before 勝 stays one: 3:30勝出)
+        (re.compile(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
+                    r"(?![\d.:])"), _marked("number", _score, keep_prefix=True)),
+        (re.compile(rf"(?<![\d.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?=\s?(?:{_SCORE_AFTER}))"),
+         _marked("number", _score)),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
         (re.compile(r"(?<![\d:])12(?::00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          _marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
@@ -374,6 +396,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
          _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         (re.compile(r"(?<![\d.])(\d{3,4})(?=\s?室)"), _marked("number", lambda m: read_digits(m.group(1)))),
+        # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
+        (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d.,%])(?!\s?[{_COUNTED}])"),
+         _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
         (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),

@@ -108,6 +108,15 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # scores, ratios and products (a colon before two digits is still a time)
     ("比分2:1", "比分二比一"), ("16:9", "十六比九"), ("2x3", "二乘三"), ("3×4", "三乘四"), ("10÷2", "十除以二"),
     ("1920x1080", "一千九百二十乘一千零八十"), ("0x1F", "零[X]一[F]"),
+    # a score where a match's words say so: after 比數 (a colon and two digits too), or before 擊敗, 打和, 負 ...
+    ("港隊以3-1擊敗對手", "港隊以三比一擊敗對手"), ("比數1-1", "比數一比一"), ("比分10:12", "比分十比十二"),
+    ("以1–2負於對手", "以一比二負於對手"), ("比數係3 - 2", "比數係三比二"), ("0-0打和", "零比零打和"),
+    ("3:30勝出", "三點半勝出"), ("打咗2-3個鐘", "打咗兩至三個鐘"), ("2-3場", "兩至三場"), ("全場8-9折", "全場八至九折"),
+    # a screen's resolution before a word for a screen or a video: the letter K, not thousands
+    ("4K電視", "四[K]電視"), ("8K TV", "八[K][T][V]"), ("月薪20K", "月薪兩萬"), ("4K", "四千"),
+    # a car's registration mark after 車牌: digit by digit
+    ("車牌AB 1234", "車牌[A][B]一二三四"), ("車牌號碼：XY 88", "車牌號碼[<,>][X][Y]八八"),
+    ("車牌1234嘅車", "車牌一二三四嘅車"), ("車牌3個字", "車牌三個字"), ("車牌1%", "車牌百分之一"),
     # a Han multiplier after a sum goes before the currency word
     ("$500萬", "五百萬蚊"), ("HK$1.2億", "一點二億港元"), ("$100萬元", "一百萬元"), ("$2萬", "兩萬蚊"),
     ("港幣100萬", "一百萬港元"), ("$1,000萬", "一千萬蚊"),
