@@ -20,6 +20,10 @@ MEASURED_SETS: dict[str, str] = {
     "si": "詩史試時市事", "fu": "夫苦富扶婦負", "fan": "分粉訓焚憤份",
     "ji": "醫椅意兒耳二", "jau": "優柚幼油有又", "maa": "媽嗎嘛麻馬罵",
 }
+# Held out for choosing between runs, so that a choice never tunes on MEASURED_SETS: the 61st to 72nd most common
+# bases of the flutter-free corpus's training split (after the 60 the bundled stages train on), never rendered for
+# training either (`cantoedge evaluate --shapes --shape-sets validation`)
+VALIDATION_SETS = ("sai", "siu", "jyun", "hau", "sin", "ging", "sing", "hei", "gung", "bun", "mai", "nam")
 MEASURED_CARRIER = ("ngo5", "waa6", None, "bei2", "nei5", "teng1")  # 我話X畀你聽。: X is the third syllable
 MEASURED_CARRIER_TEXT = "我話{}畀你聽。"  # the same phrase as text, for the listen-proxy (export/evaluate.py)
 # 佢讀X呢個字。"he reads the character X": another frame than the measured one
@@ -27,7 +31,8 @@ TRAINING_CARRIER = ("keoi5", "duk6", None, "ni1", "go3", "zi6")
 STOP_CODAS = ("p", "t", "k")  # checked syllables carry only tones 1, 3 and 6
 
 
-def common_bases(jyutping: Iterable[str], count: int, exclude: Sequence[str] = tuple(MEASURED_SETS)) -> list[str]:
+def common_bases(jyutping: Iterable[str], count: int,
+                 exclude: Sequence[str] = (*MEASURED_SETS, *VALIDATION_SETS)) -> list[str]:
     """The ``count`` most frequent toneless syllables that can carry all six tones (no stop coda, not a
     syllabic nasal), most frequent first, ties by name; ``exclude`` never appears."""
     seen: Counter[str] = Counter()

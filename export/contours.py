@@ -98,6 +98,34 @@ def _espeak():
     return Espeak()
 
 
+def measure_flutter_free(bases: Sequence[str] = tuple(MEASURED_SETS), contexts: Sequence[str] = ("alone", "carrier")
+                         ) -> list[ToneShape]:
+    """espeak-ng's own shapes without its pitch flutter, the rendering the bundled voice learned (its +-2 Hz wobble
+    follows voiced time, not the text). Measured in a fresh process: libespeak-ng keeps one voice per process."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=mp.get_context("spawn")) as pool:
+        return pool.submit(_measure_flutter_free, tuple(bases), tuple(contexts)).result()
+
+
+def _measure_flutter_free(bases: tuple[str, ...], contexts: tuple[str, ...]) -> list[ToneShape]:
+    import tempfile
+    from pathlib import Path
+
+    from cantoedge.datasets.corpus import render_units
+    from cantoedge.datasets.espeak import FLUTTER_FREE_VOICE, Espeak, flutter_free_data
+
+    with tempfile.TemporaryDirectory(prefix="cantoedge-espeak-") as tmp:
+        espeak = Espeak(FLUTTER_FREE_VOICE, flutter_free_data(Path(tmp)))
+
+        def render(units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
+            rendered = render_units(units, espeak)
+            return rendered.audio, rendered.durations, rendered.encoded
+
+        return measure(render, bases, contexts)
+
+
 @torch.no_grad()
 def model_rendering(model, vocoder, units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
     """The PyTorch voice's audio of the units with its own durations."""

@@ -28,11 +28,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also measure tone shapes: each tone's slope over its voiced core (pYIN) in six-tone sets "
                         "alone and in 「我話X畀你聽。」, against espeak-ng's rendering of the same tokens; the first "
                         "row is the --vocoder on espeak-ng's own mel and F0: what it keeps of those slopes")
+    p.add_argument("--shape-sets", choices=("measured", "validation"), default="measured",
+                   help="with --shapes: the six sets issue 10's target is scored on (詩史試時市事 ...; default), or "
+                        "twelve held-out sets (datasets/tonesets.VALIDATION_SETS, never trained on) to choose "
+                        "between runs without tuning on the measured ones")
     p.add_argument("--graphs", type=existing_dir, metavar="DIR",
                    help="with --shapes: also the exported ONNX graphs in DIR, FP32 and INT8 (onnxruntime)")
     p.add_argument("--flutter-free", action="store_true",
                    help="also score F0 against the same utterances rendered without espeak-ng's pitch flutter (a "
-                        "+-2 Hz wobble whose phase no text predicts; the reference row then shows the flutter itself)")
+                        "+-2 Hz wobble whose phase no text predicts; the reference row then shows the flutter itself) "
+                        "and, with --shapes, the slopes against the six-tone sets rendered without it")
     p.add_argument("--json", type=output_file, help="also write the full report here")
     p.set_defaults(run=run)
 
@@ -44,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.synth import TorchVoice
     from cantoedge.runtime.fileio import atomic_write_text
 
-    if args.graphs and not args.shapes:
-        raise ValueError("--graphs measures tone shapes of ONNX graphs: give --shapes too")
+    if (args.graphs or args.shape_sets != "measured") and not args.shapes:
+        raise ValueError("--graphs and --shape-sets choose what --shapes measures: give --shapes too")
     models = {name: Path(path) for name, path in args.model}
     flutter_free = None
     if args.flutter_free:
@@ -65,34 +70,46 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name}: 詩史試時市事 heard as tones {proxy['isolated']} alone "
               f"({100 * proxy['isolated_accuracy']:.0f} %), {proxy['carrier']} in 「{CARRIER}」 "
               f"({100 * proxy['carrier_accuracy']:.0f} %)")
-    shapes = _shapes(args, models) if args.shapes else {}
+    shapes, shapes_flutter_free = _shapes(args, models) if args.shapes else ({}, {})
     if args.json:
-        report = {"systems": [r.to_json() for r in results], "listen_proxy": proxies, "shapes": shapes}
+        report = {"systems": [r.to_json() for r in results], "listen_proxy": proxies, "shapes": shapes,
+                  **({"shapes_flutter_free": shapes_flutter_free} if shapes_flutter_free else {})}
         atomic_write_text(Path(args.json), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
     return 0
 
 
-def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> dict:
-    """Tone shapes of every model (PyTorch) and, with --graphs, of the ONNX graphs, beside espeak-ng's."""
+def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, dict]:
+    """Tone shapes of every model (PyTorch) and, with --graphs, of the ONNX graphs, beside espeak-ng's; with
+    --flutter-free also beside espeak-ng's rendering without its pitch flutter (the vocoder row left out there: it
+    is given the rendering with flutter)."""
+    from cantoedge.datasets.tonesets import MEASURED_SETS, VALIDATION_SETS
     from cantoedge.export import contours
     from cantoedge.export.checkpoint import load_model
     from cantoedge.runtime.synth import Voice
 
-    reference = contours.measure(contours.espeak_rendering)
+    bases = tuple(MEASURED_SETS) if args.shape_sets == "measured" else VALIDATION_SETS
     vocoder, _ = load_model(Path(args.vocoder))
-    systems = {"vocoder on espeak-ng's mel and F0": contours.compare(contours.measure(
-        lambda units: contours.copy_rendering(vocoder, units)), reference)}  # what the vocoder alone keeps
+    measured = {"vocoder on espeak-ng's mel and F0": contours.measure(  # what the vocoder alone keeps
+        lambda units: contours.copy_rendering(vocoder, units), bases)}
     for name, path in models.items():
         model, _ = load_model(path)
-        systems[name] = contours.compare(contours.measure(
-            lambda units, model=model: contours.model_rendering(model, vocoder, units)), reference)
+        measured[name] = contours.measure(
+            lambda units, model=model: contours.model_rendering(model, vocoder, units), bases)
     if args.graphs:
         for precision in ("fp32", "int8"):
             voice = Voice(Path(args.graphs), precision, threads=1)
             try:
-                systems[f"onnx-{precision}"] = contours.compare(contours.measure(contours.device_renderer(voice)),
-                                                                reference)
+                measured[f"onnx-{precision}"] = contours.measure(contours.device_renderer(voice), bases)
             finally:
                 voice.close()
+    reference = contours.measure(contours.espeak_rendering, bases)
+    systems = {name: contours.compare(rows, reference) for name, rows in measured.items()}
+    print(f"Slopes against espeak-ng's rendering ({args.shape_sets} sets):")
     print(contours.markdown_table(systems))
-    return systems
+    free_systems = {}
+    if args.flutter_free:
+        free = contours.measure_flutter_free(bases)
+        free_systems = {name: contours.compare(rows, free) for name, rows in list(measured.items())[1:]}
+        print(f"Slopes against espeak-ng's rendering without pitch flutter ({args.shape_sets} sets):")
+        print(contours.markdown_table(free_systems))
+    return systems, free_systems

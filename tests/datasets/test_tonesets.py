@@ -5,6 +5,7 @@ import pytest
 from cantoedge.datasets.tonesets import (
     MEASURED_SETS,
     TRAINING_CARRIER,
+    VALIDATION_SETS,
     common_bases,
     render_tone_sets,
     tone_set_utterances,
@@ -16,6 +17,14 @@ def test_common_bases_rank_by_frequency_and_leave_out_checked_nasal_and_measured
     assert common_bases(said, 10) == ["hai", "gam", "ngo"]  # si is measured, dak checked, m a nasal
     assert common_bases(said, 2) == ["hai", "gam"]
     assert common_bases(said, 10, exclude=())[0] == "si"
+
+
+def test_the_validation_sets_are_never_training_sets_and_never_measured_ones():
+    """Held out for choosing between runs: ranked among the common bases only when nothing is excluded."""
+    said = ["sai1"] * 9 + ["nam4"] * 8 + ["hai6"] * 5 + ["si1"] * 4
+    assert common_bases(said, 10) == ["hai"]
+    assert common_bases(said, 10, exclude=()) == ["sai", "nam", "hai", "si"]
+    assert not set(VALIDATION_SETS) & set(MEASURED_SETS) and len(set(VALIDATION_SETS)) == 12
 
 
 def test_each_base_gives_twelve_utterances_alone_and_in_the_training_carrier():

@@ -40,6 +40,20 @@ def test_espeak_reference_rises_on_tones_2_and_5_and_falls_on_tone_4():
     assert levels["si1"] > levels["si3"] > levels["si6"] and levels["si1"] > levels["si4"]
 
 
+@pytest.mark.slow  # a process of its own, and three renderings of six syllables
+def test_without_flutter_espeaks_level_tones_are_level_and_its_contours_remain():
+    """The rendering the voice learned: espeak-ng's +-2 Hz flutter tilts its level tones alone by up to a quarter
+    semitone (si3, si6 -0.25), and without it they are flat; measured in a process of its own, again and again
+    alike, beside this one's espeak-ng with flutter."""
+    with_flutter = {r.syllable: r.slope for r in contours.measure(contours.espeak_rendering, ["si"], ["alone"])}
+    rows = contours.measure_flutter_free(["si"], ["alone"])
+    free = {r.syllable: r.slope for r in rows}
+    assert all(abs(free[s]) < 0.1 for s in ("si1", "si3", "si6")), free
+    assert free["si2"] > 0.8 and free["si5"] > 0.6 and free["si4"] < -0.5, free
+    assert max(abs(free[s] - with_flutter[s]) for s in free) > 0.1, (free, with_flutter)
+    assert contours.measure_flutter_free(["si"], ["alone"]) == rows
+
+
 def test_copy_rendering_is_the_vocoder_on_espeaks_own_mel_and_pitch():
     """The vocoder row of `evaluate --shapes`: espeak-ng's timing, audio of its length, and the bundled vocoder
     keeps si's rise and fall when given espeak-ng's own mel and F0."""
@@ -61,6 +75,9 @@ def test_copy_rendering_is_the_vocoder_on_espeaks_own_mel_and_pitch():
 UNVOICED_ONSETS = ("si", "fu", "fan")  # only the rime carries pitch: where the old voice lost the contour
 VOICED_ONSETS = ("ji", "jau", "maa")  # the onset glides into the rime: espeak-ng lifts every tone of these
 MIN_SHARE_WITHIN = 0.90  # of the 72 syllables within SLOPE_TOLERANCE; the bundled voice: 67 (93 %) in FP32 and INT8
+# of the 144 syllables of the held-out sets within SLOPE_TOLERANCE of espeak-ng's rendering without flutter, the one
+# the voice learned; the bundled voice: 138 (96 %) in FP32 and INT8 (against the rendering with flutter 83 and 85 %)
+MIN_SHARE_WITHIN_HELD_OUT = 0.93
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +85,9 @@ def reference_shapes():
     return contours.measure(contours.espeak_rendering)  # every measured set: UNVOICED_ONSETS + VOICED_ONSETS
 
 
-@pytest.fixture(scope="module")
-def voice_shapes(reference_shapes, device_voice):
-    """The bundled voice's shapes in PyTorch (FP32) and on the device (its INT8 graphs, onnxruntime), all six
-    sets alone and in the carrier."""
+def _bundled_voice_shapes(device_voice, reference, bases):
+    """The bundled voice's shapes in PyTorch (FP32) and on the device (its INT8 graphs, onnxruntime) against
+    ``reference``, every one of ``bases`` alone and in the carrier."""
     from cantoedge.export.bundle import voice_paths
     from cantoedge.export.checkpoint import load_model
     from cantoedge.runtime.synth import Voice
@@ -82,12 +98,29 @@ def voice_shapes(reference_shapes, device_voice):
     device = Voice.load(device_voice, threads=1, warmup=False, cache_bytes=0)
     try:
         return {
-            "fp32": contours.compare(contours.measure(lambda u: contours.model_rendering(model, vocoder, u)),
-                                     reference_shapes),
-            "int8": contours.compare(contours.measure(contours.device_renderer(device)), reference_shapes),
+            "fp32": contours.compare(contours.measure(lambda u: contours.model_rendering(model, vocoder, u), bases),
+                                     reference),
+            "int8": contours.compare(contours.measure(contours.device_renderer(device), bases), reference),
         }
     finally:
         device.close()
+
+
+@pytest.fixture(scope="module")
+def voice_shapes(reference_shapes, device_voice):
+    """The measured sets against espeak-ng's rendering, as issue 10 scores them."""
+    from cantoedge.datasets.tonesets import MEASURED_SETS
+
+    return _bundled_voice_shapes(device_voice, reference_shapes, tuple(MEASURED_SETS))
+
+
+@pytest.fixture(scope="module")
+def held_out_shapes(device_voice):
+    """The validation sets (never trained on, never measured for issue 10) against espeak-ng's rendering without
+    flutter, the one the voice learned."""
+    from cantoedge.datasets.tonesets import VALIDATION_SETS
+
+    return _bundled_voice_shapes(device_voice, contours.measure_flutter_free(VALIDATION_SETS), VALIDATION_SETS)
 
 
 def _by(rows, context):
@@ -150,6 +183,24 @@ def test_most_slopes_are_within_the_tolerance_of_espeaks(voice_shapes, build):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("build", ["fp32", "int8"])
+def test_held_out_slopes_follow_the_rendering_the_voice_learned(held_out_shapes, build):
+    """Twelve sets no stage trained on and no run was chosen by: as many slopes within the tolerance of espeak-ng's
+    flutter-free rendering as on the measured sets, so 93 % there is not tuned to those six; tones 2 and 5 still
+    rise and tone 4 falls (medians, alone and in the carrier)."""
+    rows = held_out_shapes[build]
+    errors = np.array([r["slope_error"] for r in rows])
+    assert errors.size == 144 and np.isfinite(errors).all()
+    missed = sorted((round(r["slope_error"], 2), r["syllable"], r["context"]) for r in rows
+                    if r["slope_error"] > contours.SLOPE_TOLERANCE)
+    assert np.mean(errors <= contours.SLOPE_TOLERANCE) >= MIN_SHARE_WITHIN_HELD_OUT, missed
+    for context in ("alone", "carrier"):
+        median = {t: np.median([r["slope"] for r in rows if r["context"] == context and r["syllable"].endswith(str(t))])
+                  for t in (2, 4, 5)}
+        assert median[2] >= 0.8 and median[5] >= 0.8 and median[4] <= -0.4, (context, median)
+
+
+@pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="issue 10's target, not met yet: every tone within 0.4 semitone of "
                                        "espeak-ng's slope; the bundled voice reaches 93 % (FP32 and INT8) of "
                                        "72 syllables in six sets, the misses mostly after the voiced onsets j- and "
@@ -171,4 +222,7 @@ def test_evaluate_refuses_graphs_without_shapes_before_any_work(tmp_path, capsys
     paths = voice_paths()
     assert main(["evaluate", "--model", f"a={paths.acoustic}", "--vocoder", str(paths.vocoder), "--corpus",
                  str(tmp_path / "corpus"), "--graphs", str(tmp_path)]) == 1
+    assert "give --shapes too" in capsys.readouterr().err
+    assert main(["evaluate", "--model", f"a={paths.acoustic}", "--vocoder", str(paths.vocoder), "--corpus",
+                 str(tmp_path / "corpus"), "--shape-sets", "validation"]) == 1
     assert "give --shapes too" in capsys.readouterr().err
