@@ -1,7 +1,8 @@
 """Six-tone training sets: common syllables said in all six tones, alone and in a short carrier phrase,
 rendered by espeak-ng exactly as the corpus is. HKCanCor is running speech: only 13 syllables occur there in
 all six tones and single syllables spoken alone hardly at all, so the contour of a rare tone/syllable pair
-is learned from other syllables' contexts. The six sets the voice is measured on are never rendered here."""
+is learned from other syllables' contexts. The six sets the voice is measured on, and the twelve held out for
+choosing between runs, are never rendered here."""
 
 from __future__ import annotations
 
