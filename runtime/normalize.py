@@ -32,7 +32,8 @@ Readings chosen (documented in the README):
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
 - phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
-- a car's registration mark after 車牌 (車牌AB 1234) digit by digit; a screen's 4K or 8K before a word for a screen
+- a height after 高 or height in feet and inches, 5'10" -> 五呎十吋; a car's registration mark after 車牌 (車牌AB 1234)
+  digit by digit; a screen's 4K or 8K before a word for a screen
   or a video (4K電視, 8K TV) is the letter K, not thousands;
 - decades 1990s, 80's -> 一九九零年代, 八十年代; resolutions 1080p -> 一零八零P; 7-11 the shop (seven eleven) unless a
   unit or count follows (7-11歲 -> 七至十一歲);
@@ -248,6 +249,11 @@ def _counting(n: int, following: str) -> str:
     return "兩" if n == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE else read_integer(n)
 
 
+def _height(m: re.Match[str]) -> str:
+    inches = int(m.group(3) or 0)
+    return read_integer(int(m.group(2))) + "呎" + (read_integer(inches) + "吋" if inches else "")
+
+
 def _score(m: re.Match[str]) -> str:
     """Both numbers as counted, never 兩 (一比二, as 二比一)."""
     return f"{read_integer(int(m.group('a')))}比{read_integer(int(m.group('b')))}"
@@ -396,6 +402,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
          _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         (re.compile(r"(?<![\d.])(\d{3,4})(?=\s?室)"), _marked("number", lambda m: read_digits(m.group(1)))),
+        # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
+        (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
+                    r"(?![\d.'’′])"), _marked("number", _height, keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d.,%])(?!\s?[{_COUNTED}])"),
          _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),

@@ -114,6 +114,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("3:30勝出", "三點半勝出"), ("打咗2-3個鐘", "打咗兩至三個鐘"), ("2-3場", "兩至三場"), ("全場8-9折", "全場八至九折"),
     # a screen's resolution before a word for a screen or a video: the letter K, not thousands
     ("4K電視", "四[K]電視"), ("8K TV", "八[K][T][V]"), ("月薪20K", "月薪兩萬"), ("4K", "四千"),
+    # a height in feet and inches after 高 or height (elsewhere 5'10" may be a time, and keeps its old reading)
+    ("佢身高5'10\"", "佢身高五呎十吋"), ("身高5′10″", "身高五呎十吋"), ("height 5’11”", "[height]五呎十一吋"),
+    ("高6'", "高六呎"), ("身高5'0\"", "身高五呎"), ("跑5'10\"完成", "跑五十完成"),
     # a car's registration mark after 車牌: digit by digit
     ("車牌AB 1234", "車牌[A][B]一二三四"), ("車牌號碼：XY 88", "車牌號碼[<,>][X][Y]八八"),
     ("車牌1234嘅車", "車牌一二三四嘅車"), ("車牌3個字", "車牌三個字"), ("車牌1%", "車牌百分之一"),
