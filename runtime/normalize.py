@@ -237,11 +237,11 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 
 
 # What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
+_RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
+_COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before these counts them (車牌3個), not a label
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
 _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
 _SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|敗|勝|負|贏|輸|領先|落後|完場|收場|告終"
-_RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
-_COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before these counts them (車牌3個), not a label
 
 
 def _counting(n: int, following: str) -> str:
@@ -324,9 +324,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
          _marked("number", lambda m: read_digits(m.group(1)))),
         # a screen's resolution (4K電視, 8K TV): the number and the letter K, not thousands (月薪20K, $30K)
-        (re.compile(r"(?<![\d.$])([248])\s?K(?=\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
+        (re.compile(r"(?<![\d.$])([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
                     r"(?i:TV|HDR|UHD|video|monitor|mon)(?![A-Za-z])))"),
-         lambda m: _MARKS["number"] + read_integer(int(m.group(1))) + _END + " K"),
+         _marked("number", lambda m: read_integer(int(m.group(1))))),
         # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
         # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
         (re.compile(rf"(?<![\d.第A-Za-z])(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\d.A-Za-z])(?!\s?[{_RANGE_OF}])"),
