@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,26 +35,38 @@ def _init_worker(data_parent: str) -> None:
     _worker["espeak"] = Espeak(FLUTTER_FREE_VOICE, Path(data_parent))
 
 
+def worker_espeak() -> Espeak:
+    """The flutter-free synthesiser of a ``flutter_free_pool`` worker."""
+    return _worker["espeak"]
+
+
+@contextmanager
+def flutter_free_pool(workers: int = 1) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes that each hold espeak-ng's voice without flutter (``worker_espeak``): libespeak-ng keeps one
+    global state per process, and this one may already hold the system's voice."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    with tempfile.TemporaryDirectory(prefix="cantoedge-espeak-") as tmp:
+        flutter_free_data(Path(tmp))
+        ctx = mp.get_context("spawn")  # a fresh interpreter: no torch threads or espeak state forked along
+        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(tmp,)) as pool:
+            yield pool
+
+
 def _render(utt: HKUtterance) -> tuple[str, FlutterFreeTrack]:
-    rendered = render_units(utterance_units(utt), _worker["espeak"])
+    rendered = render_units(utterance_units(utt), worker_espeak())
     feats = extract(rendered.audio)
     return utt.id, FlutterFreeTrack(feats.f0, rendered.durations)
 
 
 def flutter_free_tracks(utterances: Sequence[HKUtterance], workers: int = 1,
                         progress: Callable | None = None) -> dict[str, FlutterFreeTrack]:
-    """Utterance id -> its flutter-free F0 track. Renders in worker processes: libespeak-ng keeps one global
-    state per process, and this one may already hold the system's voice."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    """Utterance id -> its flutter-free F0 track, rendered in ``flutter_free_pool``'s workers."""
     out: dict[str, FlutterFreeTrack] = {}
-    with tempfile.TemporaryDirectory(prefix="cantoedge-espeak-") as tmp:
-        flutter_free_data(Path(tmp))
-        ctx = mp.get_context("spawn")  # a fresh interpreter: no torch threads or espeak state forked along
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(tmp,)) as pool:
-            results = pool.map(_render, utterances)
-            for utt_id, track in (progress(results, total=len(utterances)) if progress else results):
-                out[utt_id] = track
+    with flutter_free_pool(workers) as pool:
+        results = pool.map(_render, utterances)
+        for utt_id, track in (progress(results, total=len(utterances)) if progress else results):
+            out[utt_id] = track
     return out
 
 

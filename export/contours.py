@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 import torch
@@ -82,11 +82,12 @@ def _target_span(durations: np.ndarray, encoded: Encoded, which: int) -> tuple[i
     return syllable_spans(durations, encoded.syllable_index)[which]
 
 
-def espeak_rendering(units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
-    """espeak-ng's audio of the units and the token durations its phoneme events give, as the corpus has."""
+def espeak_rendering(units: Sequence, espeak=None) -> tuple[np.ndarray, np.ndarray, Encoded]:
+    """espeak-ng's audio of the units and the token durations its phoneme events give, as the corpus has; by
+    ``espeak`` (a ``datasets.espeak.Espeak``), else the system's voice."""
     from cantoedge.datasets.corpus import render_units
 
-    rendered = render_units(units, _espeak())
+    rendered = render_units(units, espeak or _espeak())
     return rendered.audio, rendered.durations, rendered.encoded
 
 
@@ -101,29 +102,17 @@ def _espeak():
 def measure_flutter_free(bases: Sequence[str] = tuple(MEASURED_SETS), contexts: Sequence[str] = ("alone", "carrier")
                          ) -> list[ToneShape]:
     """espeak-ng's own shapes without its pitch flutter, the rendering the bundled voice learned (its +-2 Hz wobble
-    follows voiced time, not the text). Measured in a fresh process: libespeak-ng keeps one voice per process."""
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
+    follows voiced time, not the text), measured in a worker of ``datasets.flutterfree.flutter_free_pool``."""
+    from cantoedge.datasets.flutterfree import flutter_free_pool
 
-    with ProcessPoolExecutor(1, mp_context=mp.get_context("spawn")) as pool:
+    with flutter_free_pool() as pool:
         return pool.submit(_measure_flutter_free, tuple(bases), tuple(contexts)).result()
 
 
 def _measure_flutter_free(bases: tuple[str, ...], contexts: tuple[str, ...]) -> list[ToneShape]:
-    import tempfile
-    from pathlib import Path
+    from cantoedge.datasets.flutterfree import worker_espeak
 
-    from cantoedge.datasets.corpus import render_units
-    from cantoedge.datasets.espeak import FLUTTER_FREE_VOICE, Espeak, flutter_free_data
-
-    with tempfile.TemporaryDirectory(prefix="cantoedge-espeak-") as tmp:
-        espeak = Espeak(FLUTTER_FREE_VOICE, flutter_free_data(Path(tmp)))
-
-        def render(units: Sequence) -> tuple[np.ndarray, np.ndarray, Encoded]:
-            rendered = render_units(units, espeak)
-            return rendered.audio, rendered.durations, rendered.encoded
-
-        return measure(render, bases, contexts)
+    return measure(partial(espeak_rendering, espeak=worker_espeak()), bases, contexts)
 
 
 @torch.no_grad()
