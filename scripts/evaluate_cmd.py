@@ -89,8 +89,8 @@ def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, di
 
     bases = tuple(MEASURED_SETS) if args.shape_sets == "measured" else VALIDATION_SETS
     vocoder, _ = load_model(Path(args.vocoder))
-    measured = {"vocoder on espeak-ng's mel and F0": contours.measure(  # what the vocoder alone keeps
-        lambda units: contours.copy_rendering(vocoder, units), bases)}
+    copy = "vocoder on espeak-ng's mel and F0"  # what the vocoder alone keeps
+    measured = {copy: contours.measure(lambda units: contours.copy_rendering(vocoder, units), bases)}
     for name, path in models.items():
         model, _ = load_model(path)
         measured[name] = contours.measure(
@@ -109,7 +109,7 @@ def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, di
     free_systems = {}
     if args.flutter_free:
         free = contours.measure_flutter_free(bases)
-        free_systems = {name: contours.compare(rows, free) for name, rows in list(measured.items())[1:]}
+        free_systems = {name: contours.compare(rows, free) for name, rows in measured.items() if name != copy}
         print(f"Slopes against espeak-ng's rendering without pitch flutter ({args.shape_sets} sets):")
         print(contours.markdown_table(free_systems))
     return systems, free_systems
