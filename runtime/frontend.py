@@ -44,9 +44,22 @@ class Encoded:
 # A character read by its use after a verb when it follows an English word, which the context rules (learnt on
 # Han neighbours) cannot see: check下 and google下 are "check a bit", haa5, as 睇下 is (HKCanCor has two such
 # places: relax下, haa5 both). Before a time or a direction it keeps its dictionary reading: HKCanCor reads 下
-# before 個 haa6 15 times in 18 (下個月), before 年 and 次 always haa6, so book下個月 and scroll下去 stay haa6.
+# before 年 and 次 always haa6, so book下個月 and scroll下去 stay haa6. Before 個 it is a time only where one
+# follows: HKCanCor reads 下個 haa6 in 12 places, 11 with a time word after (下個月, 下個禮拜; the twelfth is cut
+# off), and haa5 in 3, each a verb before and a thing after (睇下個價), so check下個email is haa5, book下個月 haa6.
 AFTER_ENGLISH_VERB = {"下": "haa5"}
-KEEPS_ITS_READING_BEFORE = set("個年次一星禮晝午週周季期屆月半面邊便去嚟落來")
+KEEPS_ITS_READING_BEFORE = set("年次一星禮晝午週周季期屆月半面邊便去嚟落來")
+TIMES_AFTER_GE = set("年星禮拜晝午週周季期屆月學階鐘世")  # 下個 before these is "next" (下個學期, 下個鐘)
+
+
+def _after_english_verb(text: str, before_word: bool) -> bool:
+    """Whether a run's first character, right after an English word, is read as after a verb (check下個email);
+    ``before_word``: a Latin word follows the run, so a run that ends on 個 has a thing after it."""
+    if text[0] not in AFTER_ENGLISH_VERB or text[1:2] in KEEPS_ITS_READING_BEFORE:
+        return False
+    if text[1:2] != "個":
+        return True
+    return text[2:3] not in TIMES_AFTER_GE if text[2:3] else before_word
 
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection")
@@ -137,16 +150,17 @@ class Frontend:
         """(character, syllable or None) for each character of a Han run, words matched in context."""
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
 
-    def explain_han(self, text: str, after_word: bool = False) -> list[tuple[str, str | None, str, str]]:
+    def explain_han(self, text: str, after_word: bool = False,
+                    before_word: bool = False) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
-        run follows an English word (check下)."""
+        run follows an English word (check下); ``before_word``: a Latin word follows it (check下個email)."""
         out = []
         for i, (ch, reading, word) in enumerate(self._dictionary.matches(text)):
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
                 continue
-            if i == 0 and after_word and ch in AFTER_ENGLISH_VERB and text[1:2] not in KEEPS_ITS_READING_BEFORE:
+            if i == 0 and after_word and _after_english_verb(text, before_word):
                 out.append((ch, AFTER_ENGLISH_VERB[ch], "context", f"{ch} right after an English word, a verb "
                             f"(check{ch}, google{ch}) → {AFTER_ENGLISH_VERB[ch]}, as after 睇 or 試"))
                 continue
@@ -158,10 +172,11 @@ class Frontend:
             out.append((ch, reading, source, f"{source} word {word}" if len(word) > 1 else f"{source} character"))
         return out
 
-    def explain_run(self, run: list[Segment], after_word: bool = False) -> list[tuple[str, str | None, str, str]]:
+    def explain_run(self, run: list[Segment], after_word: bool = False,
+                    before_word: bool = False) -> list[tuple[str, str | None, str, str]]:
         """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
         三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source."""
-        pairs = self.explain_han("".join(seg.text for seg in run), after_word and not run[0].source)
+        pairs = self.explain_han("".join(seg.text for seg in run), after_word and not run[0].source, before_word)
         out, start = [], 0
         for seg in run:
             for grapheme, reading, source, reason in pairs[start:start + len(seg.text)]:
@@ -185,11 +200,14 @@ class Frontend:
         why: list[str] = []
         unknown = [d.char for d in dropped]
         previous = None
-        for seg in gather_han(segments):
+        runs = gather_han(segments)
+        for k, seg in enumerate(runs):
             after_word = previous is not None and previous.source in ("english", "letter-to-sound")
             previous = seg if isinstance(seg, Segment) else seg[-1]
             if isinstance(seg, list):
-                pairs = self.explain_run(seg, after_word)
+                following = runs[k + 1] if k + 1 < len(runs) else None
+                before_word = isinstance(following, Segment) and following.kind == "reading"
+                pairs = self.explain_run(seg, after_word, before_word)
             elif seg.kind == "pause":
                 units.append(seg.text)
                 continue

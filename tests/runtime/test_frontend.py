@@ -80,6 +80,7 @@ def test_polyphones_are_read_by_their_neighbours():
 @pytest.mark.parametrize("text, reading", [
     ("check下先", "haa5"), ("google下", "haa5"), ("send下畀我", "haa5"), ("test下得唔得", "haa5"),
     ("book下個月", "haa6"), ("scroll下去", "haa6"),  # before a time or a direction: the dictionary's reading
+    ("check下個email", "haa5"), ("send下個file畀我", "haa5"), ("plan下個學期", "haa6"), ("check下個", "haa6"),
     ("OT下", "haa6"),  # spelled letters are not a verb
 ])
 def test_xia_after_an_english_verb_is_a_bit(frontend, text, reading):
