@@ -44,6 +44,22 @@ def read_day_month(m: re.Match[str]) -> str:
     return f"{read_integer(month)}月{read_integer(day)}號" + (f"星期{m.group(3)}" if m.group(3) else "")
 
 
+# Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4): there even 1/3 is not a third
+_DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|(?<![A-Za-z])(?i:date))[\s:：係為是]*$")
+
+
+def read_bare_day_month(m: re.Match[str]) -> str:
+    """A day/month with no year or weekday (5/3開會, 5/3-8/3): a date where only a date makes sense, the day past
+    the month (a fraction of more than one is rare in prose) or a word for a date before it; a proper fraction
+    with nothing around it (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
+    days = [(int(m.group(1)), int(m.group(2)))] + ([(int(m.group(3)), int(m.group(4)))] if m.group(3) else [])
+    if not all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days) or (24, 7) in days:
+        return m.group(0)
+    if not (any(day > month for day, month in days) or _DATE_BEFORE.search(m.string, 0, m.start())):
+        return m.group(0)
+    return "至".join(f"{read_integer(month)}月{read_integer(day)}號" for day, month in days)
+
+
 def read_english_date(m: re.Match[str]) -> str:
     """5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月: a date written with an English
     month, said as Cantonese says dates; a word that is not a month's name (Decimal) or a day not in the month

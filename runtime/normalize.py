@@ -65,6 +65,7 @@ from .abbreviations import Abbreviation, find_abbreviation
 from .dates import (
     MONTH,
     WEEKDAY,
+    read_bare_day_month,
     read_date,
     read_day_month,
     read_english_date,
@@ -241,6 +242,10 @@ _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名�
 _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before these counts them (車牌3個), not a label
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
 _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
+# a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
+# 輸咗2-3場: a range); with a colon it stays a time (打到2:30)
+_SCORE_VERB = "(?:打|踢|贏|輸)(?:咗|左|到)"
+_SCORE_NOT_BEFORE = _COUNTED + "萬千百億場局盤仗鐘"
 _SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|敗|勝|負|贏|輸|領先|落後|完場|收場|告終"
 
 
@@ -310,7 +315,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
-        # n/m may be a day and month (5/3開會), so it stays two numbers
+        # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
         (re.compile(r"(?<![\d.])(\d+)⁄(\d+)(?![\d.])"), _marked("number", _fraction)),
         (re.compile(rf"(?<![\d./])(\d+)/(\d+)(?![\d./])(?=[{_FRACTION_OF}])"), _marked("number", _fraction)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
@@ -365,6 +370,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
         (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
                     r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), _marked("date", read_day_month)),
+        # ... and without one, where only a date makes sense (5/3開會, 截止日期係1/3, 5/3-8/3: 三月五號至三月八號)
+        (re.compile(r"(?<![\d/.:$])(\d{1,2})/(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})/(\d{1,2}))?(?![\d/.%])"),
+         _marked("date", read_bare_day_month)),
         # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
         (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
                     r"[a-z]*\.?)\s?[）)]"),
@@ -373,6 +381,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # time before 勝 stays one: 3:30勝出)
         (re.compile(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
                     r"(?![\d.:])"), _marked("number", _score, keep_prefix=True)),
+        (re.compile(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?!\s?[{_SCORE_NOT_BEFORE}])"),
+         _marked("number", _score, keep_prefix=True)),
         (re.compile(rf"(?<![\d.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?=\s?(?:{_SCORE_AFTER}))"),
          _marked("number", _score)),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
@@ -385,6 +395,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # apples" keeps its pause), x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
         (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
         (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
+        # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
+        (re.compile(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
+         lambda m: "乘"),
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
         (re.compile(r"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),

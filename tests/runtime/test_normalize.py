@@ -95,7 +95,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("12月5日（六）", "十二月五日星期六"), ("2024年12月5日(日)", "二零二四年十二月五日星期日"),
     # fractions where they cannot be a day and month: ½, and n/m before a measure word or 嘅
     ("½杯", "二分之一杯"), ("1/2杯", "二分之一杯"), ("1/3嘅人", "三分之一嘅人"), ("¼", "四分之一"),
-    ("5/3開會", "五三開會"), ("1/2/2024", "二零二四年二月一號"),
+    ("1/2/2024", "二零二四年二月一號"),
+    # a bare day/month where only a date makes sense: the day past the month, or a word for a date before it
+    ("5/3開會", "三月五號開會"), ("截止日期係1/3", "截止日期係三月一號"), ("喺3/4見", "喺四月三號見"),
+    ("5/3-8/3", "三月五號至三月八號"), ("1/3至5/3", "三月一號至三月五號"),
+    ("1/3人口", "一三人口"), ("24/7服務", "二十四七服務"), ("31/2", "三十一二"), ("3/4", "三四"),
     # a range of sums: the multiplier and the currency once, at the end
     ("月薪$2-3萬", "月薪兩至三萬蚊"), ("$3,000-$5,000", "三千至五千蚊"), ("$50-80", "五十至八十蚊"),
     ("US$1-2億", "一至兩億美元"), ("HK$100-$200", "一百至兩百港元"), ("$20-30K", "兩萬至三萬蚊"),
@@ -112,6 +116,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("港隊以3-1擊敗對手", "港隊以三比一擊敗對手"), ("比數1-1", "比數一比一"), ("比分10:12", "比分十比十二"),
     ("以1–2負於對手", "以一比二負於對手"), ("比數係3 - 2", "比數係三比二"), ("0-0打和", "零比零打和"),
     ("3:30勝出", "三點半勝出"), ("打咗2-3個鐘", "打咗兩至三個鐘"), ("2-3場", "兩至三場"), ("全場8-9折", "全場八至九折"),
+    # ... or after a match's verb, done (贏咗3-0), unless what the numbers count follows or a colon makes a time
+    ("佢哋打咗2-1", "佢哋打咗二比一"), ("曼聯贏咗3-0", "曼聯贏咗三比零"), ("輸咗1-2俾對手", "輸咗一比二俾對手"),
+    ("贏咗2-3萬", "贏咗兩至三萬"), ("輸咗2-3場", "輸咗兩至三場"), ("打到2:30", "打到兩點半"),
+    # a lower-case x or × after Han text before a number is times, as between numbers (雞翼x2); X2 is a name
+    ("雞翼x2", "雞翼乘二"), ("雞翼 ×3隻", "雞翼乘三隻"), ("雞翼x2.5", "雞翼乘二點五"), ("買咗部X2", "買咗部[X]二"),
     # a screen's resolution before a word for a screen or a video: the letter K, not thousands
     ("4K電視", "四[K]電視"), ("8K TV", "八[K][T][V]"), ("月薪20K", "月薪兩萬"), ("4K", "四千"),
     # a height in feet and inches after 高 or height (elsewhere 5'10" may be a time, and keeps its old reading)
