@@ -434,6 +434,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too)
         (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
                     r"(?=[\d\ue000])"), lambda m: "至"),
+        # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
+        (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
+         lambda m: m.group(1) or "大約"),
         (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
          _marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),

@@ -119,6 +119,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # ... or after a match's verb, done (贏咗3-0), unless what the numbers count follows or a colon makes a time
     ("佢哋打咗2-1", "佢哋打咗二比一"), ("曼聯贏咗3-0", "曼聯贏咗三比零"), ("輸咗1-2俾對手", "輸咗一比二俾對手"),
     ("贏咗2-3萬", "贏咗兩至三萬"), ("輸咗2-3場", "輸咗兩至三場"), ("打到2:30", "打到兩點半"),
+    # a tilde before a number, not between two, is "about" (約 kept where written); between numbers a range
+    ("~100人", "大約一百人"), ("約~100人", "約一百人"), ("需時～10分鐘", "需時大約十分鐘"), ("~$100", "大約一百蚊"),
+    ("(~5%)", "大約百分之五"), ("100~200人", "一百至兩百人"), ("好~", "好[<,>]"),
     # a lower-case x or × after Han text before a number is times, as between numbers (雞翼x2); X2 is a name
     ("雞翼x2", "雞翼乘二"), ("雞翼 ×3隻", "雞翼乘三隻"), ("雞翼x2.5", "雞翼乘二點五"), ("買咗部X2", "買咗部[X]二"),
     # a screen's resolution before a word for a screen or a video: the letter K, not thousands
