@@ -60,6 +60,24 @@ def read_bare_day_month(m: re.Match[str]) -> str:
     return "至".join(f"{read_integer(month)}月{read_integer(day)}號" for day, month in days)
 
 
+# Words for a race or a timing before m'ss" (跑5'10", 配速5'30"): there it is minutes and seconds, even where the
+# seconds could be inches (below 12)
+_TIMING_BEFORE = re.compile(r"(?:跑|游|踩單車|配速|(?i:pace)|時間|成績|用時|計時|紀錄|記錄|用咗)[^\d]{0,4}$")
+
+
+def read_minutes_seconds(m: re.Match[str]) -> str:
+    """m'ss" (and m'ss"hh) as a race's time, 五分十秒(四五), where it cannot be a height (12 seconds or more, or
+    hundredths after it) or a word for a race or timing comes before it; otherwise left as written (5'10" may be
+    feet and inches)."""
+    minutes, seconds, hundredths = int(m.group(1)), int(m.group(2)), m.group(3)
+    if seconds < 12 and not hundredths and not _TIMING_BEFORE.search(m.string, 0, m.start()):
+        return m.group(0)
+    if not (seconds or hundredths):
+        return f"{read_integer(minutes)}分鐘"
+    said = f"{read_integer(minutes)}分{'零' if 0 < seconds < 10 else ''}{read_integer(seconds)}秒"
+    return said + (read_digits(hundredths) if hundredths else "")
+
+
 def read_english_date(m: re.Match[str]) -> str:
     """5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月: a date written with an English
     month, said as Cantonese says dates; a word that is not a month's name (Decimal) or a day not in the month

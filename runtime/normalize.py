@@ -69,6 +69,7 @@ from .dates import (
     read_date,
     read_day_month,
     read_english_date,
+    read_minutes_seconds,
     read_time,
     read_twelve_hour,
     read_weekday,
@@ -418,6 +419,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
         (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
                     r"(?![\d.'’′])"), _marked("number", _height, keep_prefix=True)),
+        # elsewhere m'ss" is a race's time where it cannot be feet and inches or a word for a race comes before it
+        # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
+        (re.compile(r"(?<![\d.'’′])(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?![\d.]))?"),
+         _marked("number", read_minutes_seconds)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
          _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),

@@ -128,7 +128,10 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("4K電視", "四[K]電視"), ("8K TV", "八[K][T][V]"), ("月薪20K", "月薪兩萬"), ("4K", "四千"),
     # a height in feet and inches after 高 or height (elsewhere 5'10" may be a time, and keeps its old reading)
     ("佢身高5'10\"", "佢身高五呎十吋"), ("身高5′10″", "身高五呎十吋"), ("height 5’11”", "[height]五呎十一吋"),
-    ("高6'", "高六呎"), ("身高5'0\"", "身高五呎"), ("跑5'10\"完成", "跑五十完成"),
+    ("高6'", "高六呎"), ("身高5'0\"", "身高五呎"),
+    # elsewhere m'ss" is a race's time where it cannot be a height or a word for a race or timing comes before it
+    ("跑5'10\"完成", "跑五分十秒完成"), ("3'45\"", "三分四十五秒"), ("配速5′05″", "配速五分零五秒"),
+    ("1'23\"45", "一分二十三秒四五"), ("用咗10'00\"", "用咗十分鐘"), ("銀行職員5'10\"", "銀行職員五十"),
     # a car's registration mark after 車牌: digit by digit
     ("車牌AB 1234", "車牌[A][B]一二三四"), ("車牌號碼：XY 88", "車牌號碼[<,>][X][Y]八八"),
     ("車牌1234嘅車", "車牌一二三四嘅車"), ("車牌3個字", "車牌三個字"), ("車牌1%", "車牌百分之一"),
