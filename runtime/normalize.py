@@ -192,12 +192,18 @@ def latin_token(token: str) -> list[Segment]:
     return [Segment("reading", token, jyutping, source)]
 
 
+# Capitals said as a word that CMUdict is too old to know (COVID, 2020): read by letter-to-sound, not spelled
+CAPITALS_SAID_AS_WORDS = frozenset({"COVID"})
+
+
 def _capitals_word(token: str) -> bool:
     """Four or five capitals that CMUdict says as a word, in fewer syllables than letters (SALE, FREE, NASA, WIFI,
     IKEA: a sign's or a brand's word); HSBC, RSVP and ASAP, which it spells out, stay letters, as do all of three
     letters or fewer (MTR, HOT, NEW: an acronym as often as a word)."""
     from .english import pronunciations
 
+    if token in CAPITALS_SAID_AS_WORDS:
+        return True
     if len(token) < 4:
         return False
     phones = pronunciations().get(token.lower())
@@ -449,6 +455,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # temperature below zero, said 零下 (氣溫-5度, -3°C -> 零下五度, 零下三度)
         (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
         (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
+        # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16)
+        (re.compile(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
         (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
          _marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by

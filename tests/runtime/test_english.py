@@ -66,6 +66,7 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     ("3D", [("三", "number"), ("D", "spelled")]), ("5G", [("五", "number"), ("G", "spelled")]),
     ("MEETING", [("MEETING", "english")]),  # longer than an acronym: a shouted word
     ("SALE", [("SALE", "english")]), ("NASA", [("NASA", "english")]),  # four capitals CMUdict says as a word
+    ("COVID-19", [("COVID", "letter-to-sound"), ("十九", "number")]),  # a word CMUdict is too old to know
     ("HSBC", [("H", "spelled"), ("S", "spelled"), ("B", "spelled"), ("C", "spelled")]),  # CMUdict spells it out
     ("HOT", [("H", "spelled"), ("O", "spelled"), ("T", "spelled")]),  # three or fewer: always letters
     ("MyTV", [("My", "english"), ("T", "spelled"), ("V", "spelled")]),  # split where the case changes
