@@ -78,6 +78,16 @@ def read_minutes_seconds(m: re.Match[str]) -> str:
     return said + (read_digits(hundredths) if hundredths else "")
 
 
+def read_year_span(m: re.Match[str]) -> str:
+    """2024/25, 2024-25, 1990-1999 without 年 after: a season or a span of years, both digit by digit, where the
+    second year follows the first within ten (二零二四至二五); otherwise left as written for the number rules."""
+    first, second = m.group(1), m.group(2)
+    end = int(second) if len(second) == 4 else int(first) // 100 * 100 + int(second)
+    if not int(first) < end <= int(first) + 10:
+        return m.group(0)
+    return f"{read_digits(first)}至{read_digits(second)}"
+
+
 def read_english_date(m: re.Match[str]) -> str:
     """5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月: a date written with an English
     month, said as Cantonese says dates; a word that is not a month's name (Decimal) or a day not in the month

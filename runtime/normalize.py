@@ -74,6 +74,7 @@ from .dates import (
     read_twelve_hour,
     read_weekday,
     read_weekday_range,
+    read_year_span,
 )
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
@@ -256,6 +257,16 @@ _SCORE_NOT_BEFORE = _COUNTED + "萬千百億場局盤仗鐘"
 _SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|敗|勝|負|贏|輸|領先|落後|完場|收場|告終"
 
 
+# A word for a phone and what may come between it and the number (電話：, Tel., WhatsApp 號碼係)
+_PHONE_WORD = r"(?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))[\s:：.]*(?:號碼)?[\s:：係是]*"
+_AFTER_PHONE_WORD = re.compile(_PHONE_WORD + "$")
+
+
+def _year_span(m: re.Match[str]) -> str:
+    """2024-2025 is a span of years, unless a word for a phone comes before it (電話2024-2025)."""
+    return m.group(0) if _AFTER_PHONE_WORD.search(m.string, 0, m.start()) else read_year_span(m)
+
+
 def _counting(n: int, following: str) -> str:
     """A lone 2 before a measure word is 兩 (2個 兩個), but not before 月日號樓期 nor in a score or product (二月)."""
     return "兩" if n == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE else read_integer(n)
@@ -328,6 +339,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
         (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
          _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
+        # ... and without 年, where the second year follows the first within ten and nothing counted follows
+        # (2024/25球季, 2024-25, 1990-1999; not 2000-2500人, 2024-25%)
+        (re.compile(rf"(?<![\d.,$])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d.,:/%])"
+                    rf"(?!\s?[{_SCORE_NOT_BEFORE}呎尺米A-Za-z])"),
+         _marked("date", _year_span)),
         # decades (1990s, 90's, '90s): 一九九零年代, 九十年代 (a bare 90s may be seconds); a video resolution (1080p,
         # 720p) digit by digit
         (re.compile(r"(?<![\d.])(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
@@ -407,10 +423,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          lambda m: "乘"),
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
-        (re.compile(r"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{3})[\s-](\d{4})(?!\d)"),
+        # (not where what they count follows: 2000-2500人 is a range)
+        (re.compile(rf"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{{3}})[\s-](\d{{4}})(?!\d)"
+                    rf"(?!\s?[{_SCORE_NOT_BEFORE}])"),
          _marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
-        (re.compile(r"((?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))[\s:：.]*(?:號碼)?[\s:：係是]*)"
-                    r"(\+?852[\s-]?)?([2-9]\d{7})(?!\d)"),
+        (re.compile(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
          _marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
         # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
         # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)

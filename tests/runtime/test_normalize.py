@@ -105,6 +105,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("US$1-2億", "一至兩億美元"), ("HK$100-$200", "一百至兩百港元"), ("$20-30K", "兩萬至三萬蚊"),
     ("2023/24年度", "二零二三至二四年度"), ("2023-24年度", "二零二三至二四年度"),  # financial years
     ("1999-2000年", "一九九九至二零零零年"),
+    # ... and without 年 where the second year follows the first within ten, not where something counted follows
+    ("2024/25球季", "二零二四至二五球季"), ("2024-25", "二零二四至二五"), ("1990-1999", "一九九零至一九九九"),
+    ("2020-2040", "二零二零二零四零"), ("2024-25個", "兩千零二十四至二十五個"),
+    ("電話2024-2025", "電話二零二四二零二五"),  # a phone number after a word for a phone
+    ("2000-2500人", "兩千至兩千五百人"),  # a range of what is counted, not a phone number
     # other currencies, said after the amount; ¥ (yen or renminbi) is left alone
     ("US$100", "一百美元"), ("US$12.50", "十二點五美元"), ("£50", "五十英鎊"), ("€20", "二十歐元"),
     ("RMB100", "一百元人民幣"), ("RMB1.2億", "一點二億元人民幣"), ("US$1.5M", "一百五十萬美元"),
