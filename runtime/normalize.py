@@ -291,8 +291,8 @@ def _estimate(m: re.Match[str]) -> str:
 
 
 def _fraction(m: re.Match[str]) -> str:
-    """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一."""
-    return f"{read_integer(int(m.group(2)))}分之{read_integer(int(m.group(1)))}"
+    """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一, 9.5/10 -> 十分之九點五."""
+    return f"{read_integer(int(m.group('den')))}分之{read_decimal(m.group('num'))}"
 
 
 def _integer(m: re.Match[str]) -> str:
@@ -334,8 +334,13 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
-        (re.compile(r"(?<![\d.])(\d+)⁄(\d+)(?![\d.])"), _marked("number", _fraction)),
-        (re.compile(rf"(?<![\d./])(\d+)/(\d+)(?![\d./])(?=[{_FRACTION_OF}])"), _marked("number", _fraction)),
+        (re.compile(r"(?<![\d.])(?P<num>\d+)⁄(?P<den>\d+)(?![\d.])"), _marked("number", _fraction)),
+        (re.compile(rf"(?<![\d./])(?P<num>\d+)/(?P<den>\d+)(?![\d./])(?=[{_FRACTION_OF}])"),
+         _marked("number", _fraction)),
+        # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
+        (re.compile(r"(?<![\d./])(?P<num>\d+\.\d+)/(?P<den>\d+)(?![\d./])"), _marked("number", _fraction)),
+        (re.compile(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
+                    r"(?P<num>\d+(?:\.\d+)?)/(?P<den>\d+)(?![\d./])"), _marked("number", _fraction, keep_prefix=True)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
         (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
          _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),

@@ -96,6 +96,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # fractions where they cannot be a day and month: ½, and n/m before a measure word or 嘅
     ("½杯", "二分之一杯"), ("1/2杯", "二分之一杯"), ("1/3嘅人", "三分之一嘅人"), ("¼", "四分之一"),
     ("1/2/2024", "二零二四年二月一號"),
+    # a rating out of a whole: a decimal over a number, or after 評分, 分數, rating ...
+    ("9.5/10", "十分之九點五"), ("評分4/5", "評分五分之四"), ("評分：10/10", "評分[<,>]十分之十"),
+    ("rating 4/5", "[rating]五分之四"), ("10/10", "十十"),
     # a bare day/month where only a date makes sense: the day past the month, or a word for a date before it
     ("5/3開會", "三月五號開會"), ("截止日期係1/3", "截止日期係三月一號"), ("喺3/4見", "喺四月三號見"),
     ("5/3-8/3", "三月五號至三月八號"), ("1/3至5/3", "三月一號至三月五號"),
