@@ -44,6 +44,12 @@ def read_day_month(m: re.Match[str]) -> str:
     return f"{read_integer(month)}月{read_integer(day)}號" + (f"星期{m.group(3)}" if m.group(3) else "")
 
 
+def said_before(pattern: re.Pattern[str], m: re.Match[str], reach: int = 24) -> bool:
+    """Whether ``pattern`` (anchored with $) matches the text just before ``m``: only its last ``reach``
+    characters are searched, so a text with many matches costs no more than one with few."""
+    return pattern.search(m.string, max(0, m.start() - reach), m.start()) is not None
+
+
 # Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4): there even 1/3 is not a third
 _DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|(?<![A-Za-z])(?i:date))[\s:：係為是]*$")
 
@@ -55,7 +61,7 @@ def read_bare_day_month(m: re.Match[str]) -> str:
     days = [(int(m.group(1)), int(m.group(2)))] + ([(int(m.group(3)), int(m.group(4)))] if m.group(3) else [])
     if not all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days) or (24, 7) in days:
         return m.group(0)
-    if not (any(day > month for day, month in days) or _DATE_BEFORE.search(m.string, 0, m.start())):
+    if not (any(day > month for day, month in days) or said_before(_DATE_BEFORE, m)):
         return m.group(0)
     return "至".join(f"{read_integer(month)}月{read_integer(day)}號" for day, month in days)
 
@@ -70,7 +76,7 @@ def read_minutes_seconds(m: re.Match[str]) -> str:
     hundredths after it) or a word for a race or timing comes before it; otherwise left as written (5'10" may be
     feet and inches)."""
     minutes, seconds, hundredths = int(m.group(1)), int(m.group(2)), m.group(3)
-    if seconds < 12 and not hundredths and not _TIMING_BEFORE.search(m.string, 0, m.start()):
+    if seconds < 12 and not hundredths and not said_before(_TIMING_BEFORE, m):
         return m.group(0)
     if not (seconds or hundredths):
         return f"{read_integer(minutes)}分鐘"

@@ -75,6 +75,7 @@ from .dates import (
     read_weekday,
     read_weekday_range,
     read_year_span,
+    said_before,
 )
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
@@ -264,7 +265,7 @@ _AFTER_PHONE_WORD = re.compile(_PHONE_WORD + "$")
 
 def _year_span(m: re.Match[str]) -> str:
     """2024-2025 is a span of years, unless a word for a phone comes before it (電話2024-2025)."""
-    return m.group(0) if _AFTER_PHONE_WORD.search(m.string, 0, m.start()) else read_year_span(m)
+    return m.group(0) if said_before(_AFTER_PHONE_WORD, m) else read_year_span(m)
 
 
 def _counting(n: int, following: str) -> str:
