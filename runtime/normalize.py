@@ -415,10 +415,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?<![\d.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?=\s?(?:{_SCORE_AFTER}))"),
          _marked("number", _score)),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
-        (re.compile(r"(?<![\d:.])12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
+        (re.compile(r"(?<![\d:])(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          _marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
         # (Hong Kong often writes the minutes after a dot: 3.30pm)
-        (re.compile(r"(?<![\d:.])(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
+        (re.compile(r"(?<![\d:])(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
          _marked("number", read_twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", read_time)),
         # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2

@@ -86,6 +86,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("10蚊-20蚊", "十蚊至二十蚊"),
     ("9am-6pm", "上午九點至下午六點"), ("7:30pm", "晚上七點半"), ("12pm", "中午十二點"), ("12am", "凌晨十二點"),
     ("3.30pm", "下午三點半"), ("10.15am", "上午十點十五分"), ("12.00nn", "中午十二點"),  # minutes after a dot
+    ("完場.7pm", "完場[<.>]晚上七點"), ("1.5pm", "一點五[pm]"),  # a full stop before the hour, a decimal's digits
     ("2 p.m.", "下午兩點"), ("10:00-12:00", "十點至十二點"), ("今晚7:30pm", "今晚七點半"), ("聽朝 9am", "聽朝九點"),
     ("80後", "八零後"), ("00後", "零零後"), ("85後", "八五後"),  # generations, said digit by digit
     # a price per something
