@@ -446,6 +446,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
          _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         (re.compile(r"(?<![\d.])(\d{3,4})(?=\s?室)"), _marked("number", lambda m: read_digits(m.group(1)))),
+        # an event named by its date's digits (911事件, 721事件): digit by digit, as the name is said
+        (re.compile(r"(?<![\d.,])(\d{3,4})(?=\s?事件)"), _marked("number", lambda m: read_digits(m.group(1)))),
         # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
         (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
                     r"(?![\d.'’′])"), _marked("number", _height, keep_prefix=True)),
