@@ -7,7 +7,8 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from cantoedge.runtime.jyutping import JyutpingError, parse_jyutping
-from cantoedge.runtime.normalize import PUNCTUATION_PAUSES, SILENT_MARKS, is_han
+from cantoedge.runtime.marks import is_han
+from cantoedge.runtime.normalize import PUNCTUATION_PAUSES, SILENT_MARKS
 
 MIN_CHARS, MAX_CHARS = 5, 40
 

@@ -1,6 +1,6 @@
 """Dates, times and weekdays as Hong Kong says them: 2024-03-05 -> 二零二四年三月五號, 5/12（六） -> 十二月五號星期六,
 5 Dec 2026 -> 二零二六年十二月五號, 7:30pm -> 晚上七點半, Mon-Fri -> 星期一至五. Each reader takes the match of one of
-normalisation's rules (normalize.py holds the patterns and their order) and returns Han text."""
+normalisation's rules (number_rules.py holds the patterns and their order) and returns Han text."""
 
 from __future__ import annotations
 

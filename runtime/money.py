@@ -1,5 +1,5 @@
 """Sums of money as Hong Kong says them: $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $500萬 -> 五百萬蚊, US$100 ->
-一百美元, $2-3萬 -> 兩至三萬蚊. Each reader takes the match of one of normalisation's number rules (normalize.py
+一百美元, $2-3萬 -> 兩至三萬蚊. Each reader takes the match of one of normalisation's number rules (number_rules.py
 holds the patterns and their order) and returns Han text."""
 
 from __future__ import annotations

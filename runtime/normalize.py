@@ -1,49 +1,16 @@
 """Text normalisation: what real Cantonese text contains, turned into Han text, fixed readings and pauses.
 
 Readings chosen (documented in the README):
-- integers as cardinals (105 -> 一百零五); a lone 2 before a measure word is 兩 (2個 -> 兩個), but not
-  before 月/日/號/樓/期, nor in a score or product (2月 -> 二月, 2比1 -> 二比一);
-- decimals 三點一四; percentages 百分之五十; negative numbers 負;
-- dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
-  5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
-  without a year, day/month is a date where a weekday follows (5/12（六） -> 十二月五號星期六, 5/12 星期六), and a
-  weekday in brackets after a date is said 星期 (12月5日（六） -> 十二月五日星期六);
-- fractions: ½ -> 二分之一, and n/m before a measure word or 嘅/的 (1/2杯 -> 二分之一杯); elsewhere n/m may be a day and
-  month (5/3開會) and stays two numbers;
-- dates with an English month: 5 Dec 2026, Dec 5, 2026 -> 二零二六年十二月五號, Jan 2026 -> 二零二六年一月, and
-  an English weekday in brackets after a date: 5 Dec (Sat) -> 十二月五號星期六; Mon-Fri -> 星期一至五;
-- financial years and spans of years, 2023/24年度, 1999-2000年 -> 二零二三至二四年度, 一九九九至二零零零年;
-- ordinals: a number after 第 is a plain cardinal (第2次 -> 第二次, never 第兩次);
-- generations: 80後, 85後, 00後 -> 八零後, 八五後, 零零後 (two digits before 後, digit by digit), and discounts the same
-  way: 75折 -> 七五折;
-- scores and ratios 2:1 -> 二比一 (one digit after the colon; two are minutes), products 2x3 and 2×3 -> 二乘三;
-  a score where a match's words say so: 比數1-1, 比分10:12, 3-1擊敗, 0-0打和 -> 一比一, 十比十二, 三比一, 零比零;
-- times 14:30 -> 十四點半, 3:05 -> 三點零五分, :00 reads only the hour, seconds add 秒; 9am -> 上午九點, 7:30pm ->
-  晚上七點半 (凌晨 before 6am, 中午 for 12pm, 下午 until 6pm, 晚上 from 7pm); 12nn -> 中午十二點, 12mn -> 午夜十二點;
-- money $12.50 -> 十二蚊五毫, HK$100 -> 一百港元, $0.375 -> 零點三七五蚊 (finer than a cent), 100蚊 as written;
-  with a Han multiplier the multiplier comes first: $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元;
-  other currencies after the amount: US$100 -> 一百美元, £50 -> 五十英鎊, RMB100 -> 一百元人民幣, 100 USD, USD 1.5M;
-  a range of sums says its multiplier and currency once, at the end: $2-3萬 -> 兩至三萬蚊, $50-80 -> 五十至八十蚊;
-  a price per something: $50/位 -> 五十蚊一位, $8,000/月 -> 八千蚊一個月, $50/kg -> 五十蚊一公斤;
-- multipliers $30K -> 三萬蚊, $1.5M -> 一百五十萬蚊, HK$2B -> 二十億港元 (K/k and bn anywhere, M and B after a
-  currency or a fraction: 3M口罩 and Flat 3B keep their letters);
-- floors 12/F -> 十二樓, G/F -> 地下, UG/F -> 高層地下, LG/F -> 低層地下, M/F -> 閣樓; ordinals 3rd -> 第三; units
-  5km -> 五公里, 500 sq ft -> 五百平方呎, 100m² -> 一百平方米, 30°C -> 三十度, 80°F -> 華氏八十度;
-- a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
-  it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度);
-- phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
-- a height after 高 or height in feet and inches, 5'10" -> 五呎十吋; a car's registration mark after 車牌 (車牌AB 1234)
-  digit by digit; a screen's 4K or 8K before a word for a screen
-  or a video (4K電視, 8K TV) is the letter K, not thousands;
-- decades 1990s, 80's -> 一九九零年代, 八十年代; resolutions 1080p -> 一零八零P; 7-11 the shop (seven eleven) unless a
-  unit or count follows (7-11歲 -> 七至十一歲);
-- codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01);
+- numbers, dates, times and money: the rewrite rules of runtime/number_rules.py (105 -> 一百零五, 2個 -> 兩個,
+  2024-03-05 -> 二零二四年三月五號, 7:30pm -> 晚上七點半, HK$100 -> 一百港元, 5-6個 -> 五至六個 ...), which run first;
+- floors 12/F -> 十二樓, G/F -> 地下, UG/F -> 高層地下, LG/F -> 低層地下, M/F -> 閣樓; an English weekday range
+  Mon-Fri -> 星期一至五;
 - English words are read as words (runtime/english.py: CMUdict, loanword rules, a letter-to-sound guess);
   acronyms and all-capital tokens of up to 5 letters, single letters and words without a vowel are spelled
   with Hong Kong letter names (OK -> ou1 kei1, IFC -> aai1 e1 fu4 si1), except four or five capitals that
-  CMUdict says as a word in fewer syllables than letters (SALE, NASA, WIFI; HSBC stays letters); mixed tokens
-  split where their case changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary knows
-  them whole, and hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
+  CMUdict says as a word in fewer syllables than letters (SALE, NASA, WIFI; HSBC stays letters) and COVID; mixed
+  tokens split where their case changes (iPhone -> i + Phone, PowerPoint -> Power + Point) unless the dictionary
+  knows them whole, and hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
 - laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four); sentence particles
@@ -59,27 +26,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
 
 from .abbreviations import Abbreviation, find_abbreviation
-from .dates import (
-    MONTH,
-    WEEKDAY,
-    read_bare_day_month,
-    read_date,
-    read_day_month,
-    read_english_date,
-    read_minutes_seconds,
-    read_time,
-    read_twelve_hour,
-    read_weekday,
-    read_weekday_range,
-    read_year_span,
-    said_before,
-)
+from .dates import WEEKDAY, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
-from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
-from .numbers import read_decimal, read_digits, read_integer, read_separated
+from .marks import END, MARK_KIND, MARKS, is_han, marked
+from .number_rules import expand_numbers
 
 # Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
 LETTER_READINGS: dict[str, tuple[str, ...]] = {
@@ -100,7 +52,6 @@ PUNCTUATION_PAUSES: dict[str, str] = {
 SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|")
 # Symbols said as words (NFKC writes ℃ as °C, so ° is 度)
 SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "%": "%", "×": "乘", "÷": "除以"}
-_NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product: 二比一, 二乘三
 
 
 @dataclass(frozen=True)
@@ -118,24 +69,6 @@ class Segment:
 
 ACRONYM_MAX = 5  # all-capital tokens up to this long are spelled (IFC, MTR, HK, OK) unless CMUdict says four or five
 # of them as a word (SALE, NASA); longer ones are words
-# Numbers and dates are rewritten as Han text before segmentation; these private-use marks around the
-# rewritten text let the segments remember what it was (a user's own private-use characters are dropped first).
-_MARKS = {"number": "\ue000", "date": "\ue001", "particle": "\ue002"}
-_END = "\ue00f"
-_MARK_KIND = {v: k for k, v in _MARKS.items()}
-
-
-def _marked(kind: str, repl, keep_prefix: bool = False):
-    """``repl`` wrapped so that its Han text is marked as ``kind``; ``keep_prefix``: the match's group 1 (電話, Rm)
-    stays before the mark as written, for the text that reads it."""
-    def wrap(m: re.Match[str]) -> str:
-        out = repl(m)
-        prefix = m.group(1) if keep_prefix else ""
-        return prefix + (_MARKS[kind] + out + _END if any(is_han(c) for c in out) else out)
-
-    return wrap
-
-
 def spelled(letters: str) -> list[Segment]:
     return [Segment("reading", ch.upper(), LETTER_READINGS[ch.lower()], "spelled") for ch in letters
             if ch.lower() in LETTER_READINGS]  # an apostrophe inside (H'S) is not spelled
@@ -228,282 +161,14 @@ class Dropped:
     position: int
 
 
-def is_han(ch: str) -> bool:
-    cp = ord(ch)
-    return (
-        0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x3134F
-        or 0xF900 <= cp <= 0xFAFF or ch == "〇"
-    )
-
-
 def _is_ignorable(ch: str) -> bool:
     """Emoji, pictographs, variation selectors and control/format characters: not speech."""
     cat = unicodedata.category(ch)
     return cat in ("Cc", "Cf", "Co", "Cs", "So", "Sk", "Mn", "Me") or 0xFE00 <= ord(ch) <= 0xFE0F
 
 
-# What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
-_FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
-
-
-# What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
-_RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
-_COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before these counts them (車牌3個), not a label
-# The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
-_SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
-# a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
-# 輸咗2-3場: a range); with a colon it stays a time (打到2:30)
-_SCORE_VERB = "(?:打|踢|贏|輸)(?:咗|左|到)"
-_SCORE_NOT_BEFORE = _COUNTED + "萬千百億場局盤仗鐘"
-_SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|敗|勝|負|贏|輸|領先|落後|完場|收場|告終"
-
-
-# A word for a phone and what may come between it and the number (電話：, Tel., WhatsApp 號碼係)
-_PHONE_WORD = r"(?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))[\s:：.]*(?:號碼)?[\s:：係是]*"
-_AFTER_PHONE_WORD = re.compile(_PHONE_WORD + "$")
-
-
-def _year_span(m: re.Match[str]) -> str:
-    """2024-2025 is a span of years, unless a word for a phone comes before it (電話2024-2025)."""
-    return m.group(0) if said_before(_AFTER_PHONE_WORD, m) else read_year_span(m)
-
-
-def _counting(n: int, following: str) -> str:
-    """A lone 2 before a measure word is 兩 (2個 兩個), but not before 月日號樓期 nor in a score or product (二月)."""
-    return "兩" if n == 2 and following and is_han(following) and following not in _NO_TWO_BEFORE else read_integer(n)
-
-
-def _height(m: re.Match[str]) -> str:
-    inches = int(m.group(3) or 0)
-    return read_integer(int(m.group(2))) + "呎" + (read_integer(inches) + "吋" if inches else "")
-
-
-def _score(m: re.Match[str]) -> str:
-    """Both numbers as counted, never 兩 (一比二, as 二比一)."""
-    return f"{read_integer(int(m.group('a')))}比{read_integer(int(m.group('b')))}"
-
-
-def _estimate(m: re.Match[str]) -> str:
-    """2、3個 -> 兩三個: neighbouring digits are an estimate, said together; others stay a list (二、五個)."""
-    a, b = int(m.group(1)), int(m.group(2))
-    if b != a + 1:
-        return read_separated(m.group(0)).replace("，", "、")
-    return _counting(a, m.string[m.end():].lstrip()[:1]) + read_integer(b)
-
-
-def _fraction(m: re.Match[str]) -> str:
-    """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一, 9.5/10 -> 十分之九點五."""
-    return f"{read_integer(int(m.group('den')))}分之{read_decimal(m.group('num'))}"
-
-
-def _integer(m: re.Match[str]) -> str:
-    value = int(m.group(0).replace(",", ""))
-    before, following = m.string[m.start() - 1: m.start()], m.string[m.end(): m.end() + 1]
-    if before == "第":
-        return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    if following == "年" and len(m.group(0)) == 4:
-        return read_digits(m.group(0))  # a year
-    if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):
-        return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
-    if before.isascii() and before.isalpha():
-        return read_integer(value)  # a formula or a code: CO2排放 is C O 二
-    return _counting(value, following)
-
-
-# Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
-UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
-         "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎", "min": "分鐘", "mins": "分鐘",
-         "sec": "秒", "secs": "秒", "hr": "小時", "hrs": "小時",
-         **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
-            for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # m² and m³ as English spells them out (NFKC would make them m2 and m3): 100m² -> 100 sq m -> 一百平方米
 _POWERS = re.compile(r"(?<=\d)\s?(km|m|cm|ft)([²³])")
-
-
-@cache
-def number_rules() -> list[tuple[re.Pattern[str], object]]:
-    """The rewrite rules for numbers, dates, times and money, in order. Every one needs a decimal digit, so they
-    are compiled for the first text that has one (compiling took 2 ms of every `say`'s start)."""
-    units = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
-    currencies = "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
-    codes = "|".join(c for c in CURRENCIES if c.isalpha())
-    amount = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-    scale = "k|K|M|B|bn|BN"  # written after a number (numbers.SCALES, case-folded: 30K, 1.5M, 3bn)
-    return [
-        # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
-        (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
-        (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
-        # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
-        # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
-        (re.compile(r"(?<![\d.])(?P<num>\d+)⁄(?P<den>\d+)(?![\d.])"), _marked("number", _fraction)),
-        (re.compile(rf"(?<![\d./])(?P<num>\d+)/(?P<den>\d+)(?![\d./])(?=[{_FRACTION_OF}])"),
-         _marked("number", _fraction)),
-        # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
-        (re.compile(r"(?<![\d./])(?P<num>\d+\.\d+)/(?P<den>\d+)(?![\d./])"), _marked("number", _fraction)),
-        (re.compile(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
-                    r"(?P<num>\d+(?:\.\d+)?)/(?P<den>\d+)(?![\d./])"), _marked("number", _fraction, keep_prefix=True)),
-        # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
-        (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
-         _marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
-        # ... and without 年, where the second year follows the first within ten and nothing counted follows
-        # (2024/25球季, 2024-25, 1990-1999; not 2000-2500人, 2024-25%)
-        (re.compile(rf"(?<![\d.,$])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d.,:/%])"
-                    rf"(?!\s?[{_SCORE_NOT_BEFORE}呎尺米A-Za-z])"),
-         _marked("date", _year_span)),
-        # decades (1990s, 90's, '90s): 一九九零年代, 九十年代 (a bare 90s may be seconds); a video resolution (1080p,
-        # 720p) digit by digit
-        (re.compile(r"(?<![\d.])(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
-         _marked("date", lambda m: (read_digits(m.group(1)) if m.group(1) else
-                                    read_integer(int(m.group(2) or m.group(3)))) + "年代")),
-        (re.compile(r"(?<![\d.])(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
-         _marked("number", lambda m: read_digits(m.group(1)))),
-        # a screen's resolution (4K電視, 8K TV): the number and the letter K, not thousands (月薪20K, $30K)
-        (re.compile(r"(?<![\d.$])([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
-                    r"(?i:TV|HDR|UHD|video|monitor|mon)(?![A-Za-z])))"),
-         _marked("number", lambda m: read_integer(int(m.group(1))))),
-        # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
-        # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
-        (re.compile(rf"(?<![\d.第A-Za-z])(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\d.A-Za-z])(?!\s?[{_RANGE_OF}])"),
-         lambda m: " seven-eleven "),
-        # a date with an English month: 5 Dec 2026, 5 December, Dec 5, 2026 -> (二零二六年)十二月五號
-        (re.compile(rf"(?<![\d.])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
-                    r"(?![\d:])"), _marked("date", read_english_date)),
-        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
-                    r"(?![\d:])"), _marked("date", read_english_date)),
-        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<year>\d{{4}})(?![\d:])"), _marked("date", read_english_date)),
-        # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
-        (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
-                    rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
-                    r"(?P<unit>港元|元|蚊)?"), _marked("number", read_range)),
-        # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
-        (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
-                    rf"(?:\s?(?P<lat>{scale})(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?![\d.])"),
-         _marked("number", read_foreign)),
-        (re.compile(rf"(?<![\d.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
-                    rf"(?P<cur>{codes})(?![A-Za-z])"), _marked("number", read_foreign)),
-        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
-         _marked("number", read_scaled_sum)),
-        # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
-        (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
-                    re.I), _marked("number", read_multiplied)),
-        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(港元|元|蚊)?", re.I),
-         _marked("number", read_dollars)),
-        # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
-        (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),
-         lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
-        (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
-        (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
-         _marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
-        (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
-         _marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
-        # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
-        (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
-                    r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), _marked("date", read_day_month)),
-        # ... and without one, where only a date makes sense (5/3開會, 截止日期係1/3, 5/3-8/3: 三月五號至三月八號)
-        (re.compile(r"(?<![\d/.:$])(\d{1,2})/(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})/(\d{1,2}))?(?![\d/.%])"),
-         _marked("date", read_bare_day_month)),
-        # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
-        (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
-                    r"[a-z]*\.?)\s?[）)]"),
-         lambda m: read_weekday(m.group(1))),
-        # a score, where a match's words say it is one (比數1-1, 比分10:12, 3-1擊敗): 比, not a range or a time (a
-        # time before 勝 stays one: 3:30勝出)
-        (re.compile(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
-                    r"(?![\d.:])"), _marked("number", _score, keep_prefix=True)),
-        (re.compile(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?!\s?[{_SCORE_NOT_BEFORE}])"),
-         _marked("number", _score, keep_prefix=True)),
-        (re.compile(rf"(?<![\d.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?=\s?(?:{_SCORE_AFTER}))"),
-         _marked("number", _score)),
-        # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
-        (re.compile(r"(?<![\d:])(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
-         _marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
-        # (Hong Kong often writes the minutes after a dot: 3.30pm)
-        (re.compile(r"(?<![\d:])(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
-         _marked("number", read_twelve_hour)),
-        (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), _marked("number", read_time)),
-        # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2
-        # apples" keeps its pause), x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
-        (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
-        (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
-        # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
-        (re.compile(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
-         lambda m: "乘"),
-        # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
-        # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
-        # (not where what they count follows: 2000-2500人 is a range)
-        (re.compile(rf"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{{3}})[\s-](\d{{4}})(?!\d)"
-                    rf"(?!\s?[{_SCORE_NOT_BEFORE}])"),
-         _marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
-        (re.compile(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
-         _marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
-        # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
-        # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)
-        (re.compile(r"(?<![\d.、,，])(\d)、(\d)(?![\d.、])(?=\s?[\u4e00-\u9fff])"),
-         _marked("number", _estimate)),
-        (re.compile(r"(?<![\d.*])([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
-         _marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
-        # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, 1203室 -> 一二零三
-        (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
-         _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
-        (re.compile(r"(?<![\d.])(\d{3,4})(?=\s?室)"), _marked("number", lambda m: read_digits(m.group(1)))),
-        # an event named by its date's digits (911事件, 721事件): digit by digit, as the name is said
-        (re.compile(r"(?<![\d.,])(\d{3,4})(?=\s?事件)"), _marked("number", lambda m: read_digits(m.group(1)))),
-        # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
-        (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
-                    r"(?![\d.'’′])"), _marked("number", _height, keep_prefix=True)),
-        # elsewhere m'ss" is a race's time where it cannot be feet and inches or a word for a race comes before it
-        # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
-        (re.compile(r"(?<![\d.'’′])(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?![\d.]))?"),
-         _marked("number", read_minutes_seconds)),
-        # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
-        (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
-         _marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
-        # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
-        (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
-        (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
-        (re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
-         lambda m: m.group(1) + UNITS[m.group(2)]),
-        # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
-        (re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)%"),
-         _marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
-                                     f"{read_decimal(m.group(3))}")),
-        # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
-        # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too)
-        (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
-                    r"(?=[\d\ue000])"), lambda m: "至"),
-        # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
-        (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
-         lambda m: m.group(1) or "大約"),
-        (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
-         _marked("number",
-                 lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
-        # a minus (before the decimals, which would hide its digit: -2.5 is 負二點五); before degrees it is a
-        # temperature below zero, said 零下 (氣溫-5度, -3°C -> 零下五度, 零下三度)
-        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
-        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
-        # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16)
-        (re.compile(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
-        (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
-         _marked("number", lambda m: read_decimal(m.group(0)))),
-        # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
-        # digit; one or two stay a number (PS5, Win10, M25)
-        (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?![\d.,])"), _marked("number", lambda m: read_digits(m.group(0)))),
-        (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), _marked("number", _integer)),
-    ]
-
-
-# A run of digits too long for Python's int() from a string (4,300 digits) is read digit by digit, as read_integer
-# reads every number from 10**16 up; a fraction's digits after its point are read so already
-_HUGE_NUMBER = re.compile(r"(?<![\d.,])\d[\d,]{3999,}")
-
-
-def _expand_numbers(text: str) -> str:
-    if not any(ch.isdecimal() for ch in text):  # \d is the decimal digits (Unicode Nd), as isdecimal()
-        return text
-    text = _HUGE_NUMBER.sub(_marked("number", lambda m: read_digits(m.group(0))), text)
-    for pattern, repl in number_rules():
-        text = pattern.sub(repl, text)  # type: ignore[arg-type]
-    return text
 
 
 # Latin letters that no decomposition turns into ASCII ones
@@ -575,12 +240,12 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", text)))
-    dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in _MARK_KIND or ch == _END]
+    dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
-                   if ch not in _MARK_KIND and ch != _END)
-    text = _PARTICLE.sub(_marked("particle", lambda m: PARTICLES[m.group(1)]), text)
+                   if ch not in MARK_KIND and ch != END)
+    text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)
-    text = _expand_numbers(_WEEKDAY_RANGE.sub(_marked("date", read_weekday_range), text))
+    text = expand_numbers(_WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text))
     segments: list[Segment] = []
     han: list[str] = []
     source = ""  # inside a rewritten number or date
@@ -603,9 +268,9 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     i = 0
     while i < len(text):
         ch = text[i]
-        if ch in _MARK_KIND or ch == _END:
+        if ch in MARK_KIND or ch == END:
             flush()
-            source = _MARK_KIND.get(ch, "")
+            source = MARK_KIND.get(ch, "")
         elif is_han(ch):
             han.append(ch)
         elif ch.isascii() and ch.isalpha():
@@ -615,7 +280,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                                      and text[j + 1].isalpha() and text[j - 1].isalpha()):
                 j += 1
             flush()
-            abbr = find_abbreviation(text, i, j, _MARKS["number"])
+            abbr = find_abbreviation(text, i, j, MARKS["number"])
             if abbr is None:
                 segments.extend(latin_token(text[i:j]))
                 i = j
