@@ -69,6 +69,9 @@ from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read
 from .numbers import read_decimal, read_digits, read_integer, read_separated
 
 _NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product: 二比一, 二乘三
+# ... and where a range ends before them (2-3月: 二至三月); not 日, since 2-3日 is two or three days, 兩至三日
+_NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日"}
+_RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
@@ -135,6 +138,8 @@ def _integer(m: re.Match[str]) -> str:
         return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
     if before.isascii() and before.isalpha():
         return read_integer(value)  # a formula or a code: CO2排放 is C O 二
+    if following == "至" and (end := _RANGE_END.match(m.string, m.end())) and end.group(1) in _NO_TWO_IN_RANGE:
+        return read_integer(value)  # a range of months, dates or floors: 2-3月 is 二至三月, as 2月 is 二月
     return _counting(value, following)
 
 
