@@ -298,6 +298,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)%"),
          marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
                                      f"{read_decimal(m.group(3))}")),
+        # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
+        (re.compile(r"(?<![\d.\-–])\d(?:[-–]\d){2,}(?![\d.\-–])"),
+         marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too)
         (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"

@@ -85,6 +85,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("9am-6pm", "上午九點至下午六點"), ("7:30pm", "晚上七點半"), ("12pm", "中午十二點"), ("12am", "凌晨十二點"),
     ("2-3月", "二至三月"), ("2-3號", "二至三號"), ("2至3樓", "二至三樓"), ("2-3日", "兩至三日"),  # a range's unit
     ("2-3個", "兩至三個"), ("2至3個月", "兩至三個月"),
+    ("1-2-3", "一二三"), ("4-4-2陣式", "四四二陣式"), ("5-6個", "五至六個"),  # single digits in a chain, one by one
     ("911事件", "九一一事件"), ("721事件", "七二一事件"),  # an event named by its date's digits
     ("3.30pm", "下午三點半"), ("10.15am", "上午十點十五分"), ("12.00nn", "中午十二點"),  # minutes after a dot
     ("完場.7pm", "完場[<.>]晚上七點"), ("1.5pm", "一點五[pm]"),  # a full stop before the hour, a decimal's digits
