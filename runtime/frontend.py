@@ -49,17 +49,17 @@ class Encoded:
 # off), and haa5 in 3, each a verb before and a thing after (睇下個價), so check下個email is haa5, book下個月 haa6.
 AFTER_ENGLISH_VERB = {"下": "haa5"}
 KEEPS_ITS_READING_BEFORE = set("年次一星禮晝午週周季期屆月半面邊便去嚟落來")
-TIMES_AFTER_GE = set("年星禮拜晝午週周季期屆月學階鐘世")  # 下個 before these is "next" (下個學期, 下個鐘)
+TIME_WORDS = set("年星禮拜晝午週周季期屆月學階鐘世")  # 下個 before these is "next" (下個學期, 下個鐘)
 
 
 def _after_english_verb(text: str, before_word: bool) -> bool:
     """Whether a run's first character, right after an English word, is read as after a verb (check下個email);
-    ``before_word``: a Latin word follows the run, so a run that ends on 個 has a thing after it."""
+    ``before_word``: Latin letters (a word, an acronym) follow the run, so one that ends on 個 has a thing after it."""
     if text[0] not in AFTER_ENGLISH_VERB or text[1:2] in KEEPS_ITS_READING_BEFORE:
         return False
     if text[1:2] != "個":
         return True
-    return text[2:3] not in TIMES_AFTER_GE if text[2:3] else before_word
+    return text[2:3] not in TIME_WORDS if text[2:3] else before_word
 
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection")
@@ -154,7 +154,7 @@ class Frontend:
                     before_word: bool = False) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
-        run follows an English word (check下); ``before_word``: a Latin word follows it (check下個email)."""
+        run follows an English word (check下); ``before_word``: Latin letters follow it (check下個email)."""
         out = []
         for i, (ch, reading, word) in enumerate(self._dictionary.matches(text)):
             if reading is None or len(reading.split()) != 1:
