@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from .speech_args import checked_text, speech_text
 from .validate import existing_file
 
 
@@ -17,7 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     'JSON object a line: {"text", "jyutping", "tokens", "tones", "phones", "unknown", "sources"}; '
                     "with --explain, each syllable with the reading chosen and why.",
     )
-    p.add_argument("text", nargs="?", help="the text (omit with --file)")
+    p.add_argument("text", nargs="?", type=checked_text,
+                   help="the text, or - to read it (UTF-8) from standard input as one text, as `say -` does (omit "
+                        "with --file)")
     p.add_argument("--file", "-f", help="read sentences from this file, one a line ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="print JSON (one object a line)")
     p.add_argument("--explain", action="store_true",
@@ -48,7 +51,7 @@ def _lines(args: argparse.Namespace) -> list[str]:
             raise OSError(exc.errno, f"cannot read {name}: {exc.strerror}") from None
     if args.text is None:
         raise ValueError("no text: give TEXT or --file FILE")
-    return [args.text]
+    return [speech_text(args)]
 
 
 def run(args: argparse.Namespace) -> int:

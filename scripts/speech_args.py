@@ -17,7 +17,8 @@ SHOWN_SYLLABLES = 40  # the summary line names this many; the alignment file has
 STDIN_TEXT = "-"  # the text argument that means: read it from standard input
 
 
-def _text(value: str) -> str:
+def checked_text(value: str) -> str:
+    """A text argument within the limits (or - for standard input, checked when read), refused before any work."""
     if value == STDIN_TEXT:
         return value  # read and checked by speech_text, before any model loads
     if not value.strip():
@@ -46,15 +47,15 @@ def speech_text(args: argparse.Namespace) -> str:
     except UnicodeDecodeError as exc:
         raise ValueError(f"standard input is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     try:
-        return _text(text.removeprefix("\ufeff"))
+        return checked_text(text.removeprefix("\ufeff"))
     except argparse.ArgumentTypeError as exc:
         raise ValueError(f"standard input: {exc}") from None
 
 
 def add_speech_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("text", type=_text, help=f"Cantonese text, or - to read it (UTF-8) from standard input (at most "
-                                           f"{MAX_TEXT_CHARS:,} characters; longer text is cut at pauses into pieces "
-                                           "the encoder takes)")
+    p.add_argument("text", type=checked_text,
+                   help=f"Cantonese text, or - to read it (UTF-8) from standard input (at most {MAX_TEXT_CHARS:,} "
+                        "characters; longer text is cut at pauses into pieces the encoder takes)")
     p.add_argument("-o", "--output", required=True, type=output_file,
                    help="WAV file to write (22,050 Hz, 16-bit), or - for standard output")
     p.add_argument("--alignment", type=output_file,

@@ -31,6 +31,17 @@ def test_g2p_text_and_errors(capsys):
     assert "no text" in capsys.readouterr().err
 
 
+def test_g2p_reads_standard_input_as_say_does_and_keeps_its_limit(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("我有2個蘋果\n".encode())))
+    assert main(["g2p", "-"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "ngo5 jau5 loeng5 go3 ping4 gwo2"
+    with pytest.raises(SystemExit):  # refused by argparse before the frontend loads, as say's text is
+        main(["g2p", "好" * 20_001])
+    assert "the limit is 20,000" in capsys.readouterr().err
+
+
 def test_a_quick_exit_delivers_every_byte_and_log_line_and_the_exit_code():
     """say and g2p end without Python's teardown; what they wrote must still all arrive."""
     code = ("import logging, sys\n"
