@@ -102,10 +102,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("1/2/2024", "二零二四年二月一號"),
     # a rating out of a whole: a decimal over a number, or after 評分, 分數, rating ...
     ("9.5/10", "十分之九點五"), ("評分4/5", "評分五分之四"), ("評分：10/10", "評分[<,>]十分之十"),
-    ("rating 4/5", "[rating]五分之四"), ("10/10", "十十"),
+    ("rating 4/5", "[rating]五分之四"), ("10/10", "十月十號"),  # bare, a date (雙十)
     # a bare day/month where only a date makes sense: the day past the month, or a word for a date before it
     ("5/3開會", "三月五號開會"), ("截止日期係1/3", "截止日期係三月一號"), ("喺3/4見", "喺四月三號見"),
     ("5/3-8/3", "三月五號至三月八號"), ("1/3至5/3", "三月一號至三月五號"),
+    ("12/12", "十二月十二號"), ("1/1", "一月一號"), ("第1/1頁", "第一一頁"), ("10/10分", "十十分"),
     ("1/3人口", "一三人口"), ("24/7服務", "二十四七服務"), ("31/2", "三十一二"), ("3/4", "三四"),
     # a range of sums: the multiplier and the currency once, at the end
     ("月薪$2-3萬", "月薪兩至三萬蚊"), ("$3,000-$5,000", "三千至五千蚊"), ("$50-80", "五十至八十蚊"),
