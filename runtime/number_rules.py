@@ -188,9 +188,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                                     read_integer(int(m.group(2) or m.group(3)))) + "年代")),
         (re.compile(r"(?<![\d.])(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
          marked("number", lambda m: read_digits(m.group(1)))),
-        # a screen's resolution (4K電視, 8K TV): the number and the letter K, not thousands (月薪20K, $30K)
+        # a screen's resolution (4K電視, 8K TV, 4K 60fps): the number and the letter K, not thousands (月薪20K, $30K)
         (re.compile(r"(?<![\d.$])([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
-                    r"(?i:TV|HDR|UHD|video|monitor|mon)(?![A-Za-z])))"),
+                    r"(?i:TV|HDR|UHD|video|monitor|mon|\d{2,3}\s?(?:fps|p))(?![A-Za-z])))"),
          marked("number", lambda m: read_integer(int(m.group(1))))),
         # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
         # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range

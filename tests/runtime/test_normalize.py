@@ -138,7 +138,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a lower-case x or × after Han text before a number is times, as between numbers (雞翼x2); X2 is a name
     ("雞翼x2", "雞翼乘二"), ("雞翼 ×3隻", "雞翼乘三隻"), ("雞翼x2.5", "雞翼乘二點五"), ("買咗部X2", "買咗部[X]二"),
     # a screen's resolution before a word for a screen or a video: the letter K, not thousands
-    ("4K電視", "四[K]電視"), ("8K TV", "八[K][T][V]"), ("月薪20K", "月薪兩萬"), ("4K", "四千"),
+    ("4K電視", "四[K]電視"), ("4K 60fps", "四[K]六十[F][P][S]"), ("8K TV", "八[K][T][V]"), ("月薪20K", "月薪兩萬"),
+    ("4K", "四千"),
     # a height in feet and inches after 高 or height (elsewhere 5'10" may be a time, and keeps its old reading)
     ("佢身高5'10\"", "佢身高五呎十吋"), ("身高5′10″", "身高五呎十吋"), ("height 5’11”", "[height]五呎十一吋"),
     ("高6'", "高六呎"), ("身高5'0\"", "身高五呎"),
