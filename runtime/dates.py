@@ -123,8 +123,14 @@ def _weekday_numeral(name: str) -> str:
 
 
 def read_time(m: re.Match[str]) -> str:
-    """14:30 -> 十四點半, 3:05:07 -> 三點零五分七秒."""
-    return clock(int(m.group(1)), int(m.group(2)), m.group(3))
+    """14:30 -> 十四點半, 3:05:07 -> 三點零五分七秒; h:mm:ss after a word for a race or timing is how long it took
+    (時間係1:45:30 -> 一小時四十五分三十秒)."""
+    hour, minute, second = int(m.group(1)), int(m.group(2)), m.group(3)
+    if second and said_before(_TIMING_BEFORE, m):
+        parts = ((hour, read_count(hour) + "小時"), (minute, read_integer(minute) + "分"),
+                 (int(second), read_integer(int(second)) + "秒"))
+        return "".join(said for amount, said in parts if amount) or "零秒"
+    return clock(hour, minute, second)
 
 
 def read_twelve_hour(m: re.Match[str]) -> str:

@@ -145,6 +145,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("高6'", "高六呎"), ("身高5'0\"", "身高五呎"),
     # elsewhere m'ss" is a race's time where it cannot be a height or a word for a race or timing comes before it
     ("跑5'10\"完成", "跑五分十秒完成"), ("3'45\"", "三分四十五秒"), ("配速5′05″", "配速五分零五秒"),
+    ("時間係1:45:30", "時間係一小時四十五分三十秒"), ("跑咗2:10:00", "跑咗兩小時十分"),  # h:mm:ss, how long it took
+    ("開會時間係3:30", "開會時間係三點半"),  # without seconds, still a clock time
     ("1'23\"45", "一分二十三秒四五"), ("用咗10'00\"", "用咗十分鐘"), ("銀行職員5'10\"", "銀行職員五十"),
     # a car's registration mark after 車牌: digit by digit
     ("車牌AB 1234", "車牌[A][B]一二三四"), ("車牌號碼：XY 88", "車牌號碼[<,>][X][Y]八八"),
