@@ -48,8 +48,9 @@ class Encoded:
 # follows: HKCanCor reads 下個 haa6 in 12 places, 11 with a time word after (下個月, 下個禮拜; the twelfth is cut
 # off), and haa5 in 3, each a verb before and a thing after (睇下個價), so check下個email is haa5, book下個月 haa6.
 AFTER_ENGLISH_VERB = {"下": "haa5"}
-KEEPS_ITS_READING_BEFORE = set("年次一星禮晝午週周季期屆月半面邊便去嚟落來")
-TIME_WORDS = set("年星禮拜晝午週周季期屆月學階鐘世")  # 下個 before these is "next" (下個學期, 下個鐘)
+_TIMES = set("年星禮晝午週周季期屆月")  # 下年, 下星期, 下個月: "next"
+KEEPS_ITS_READING_BEFORE = _TIMES | set("次一半") | set("面邊便去嚟落來")  # and the directions: 下面, 下去
+TIME_WORDS = _TIMES | set("拜學階鐘世")  # 下個 before these is "next" (下個禮拜, 下個學期, 下個鐘)
 
 
 def _after_english_verb(text: str, before_word: bool) -> bool:
