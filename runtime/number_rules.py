@@ -80,12 +80,14 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 # What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
 _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名間本樓層座期級班倍成折位公米克磅%至"
 _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before these counts them (車牌3個), not a label
+# ... and these too, where a pair of numbers is a range of them, not a score, a phone number or a span of years
+# (打咗2-3個鐘, 贏咗2-3萬, 2000-2500人)
+_COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘"
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
 _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
 # a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
 # 輸咗2-3場: a range); with a colon it stays a time (打到2:30)
 _SCORE_VERB = "(?:打|踢|贏|輸)(?:咗|左|到)"
-_SCORE_NOT_BEFORE = _COUNTED + "萬千百億場局盤仗鐘"
 _SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|敗|勝|負|贏|輸|領先|落後|完場|收場|告終"
 
 
@@ -179,7 +181,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # ... and without 年, where the second year follows the first within ten and nothing counted follows
         # (2024/25球季, 2024-25, 1990-1999; not 2000-2500人, 2024-25%)
         (re.compile(rf"(?<![\d.,$])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d.,:/%])"
-                    rf"(?!\s?[{_SCORE_NOT_BEFORE}呎尺米A-Za-z])"),
+                    rf"(?!\s?[{_COUNTED_PAIR}呎尺米A-Za-z])"),
          marked("date", _year_span)),
         # decades (1990s, 90's, '90s): 一九九零年代, 九十年代 (a bare 90s may be seconds); a video resolution (1080p,
         # 720p) digit by digit
@@ -243,7 +245,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # time before 勝 stays one: 3:30勝出)
         (re.compile(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
                     r"(?![\d.:])"), marked("number", _score, keep_prefix=True)),
-        (re.compile(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?!\s?[{_SCORE_NOT_BEFORE}])"),
+        (re.compile(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?!\s?[{_COUNTED_PAIR}])"),
          marked("number", _score, keep_prefix=True)),
         (re.compile(rf"(?<![\d.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?=\s?(?:{_SCORE_AFTER}))"),
          marked("number", _score)),
@@ -265,7 +267,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
         # (not where what they count follows: 2000-2500人 is a range)
         (re.compile(rf"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{{3}})[\s-](\d{{4}})(?!\d)"
-                    rf"(?!\s?[{_SCORE_NOT_BEFORE}])"),
+                    rf"(?!\s?[{_COUNTED_PAIR}])"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
         (re.compile(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
