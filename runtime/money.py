@@ -85,4 +85,6 @@ def read_scaled_sum(m: re.Match[str]) -> str:
     prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
     if scale in ("m", "b") and not prefix and "." not in number:
         return m.group(0)  # a brand or a flat (3M, Flat 3B): M and B need a currency or a fraction, K and bn do not
+    if m.group(3) == "K" and not prefix and "." not in number and len(number) >= 4:
+        return m.group(0)  # a model's number (13700K): thousands of thousands are written 13.7M, not 13700K
     return read_scaled(number, scale) + (currency_word(prefix) if prefix else "")

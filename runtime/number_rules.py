@@ -43,7 +43,9 @@ Readings chosen:
   or a video (4K電視, 8K TV) is the letter K, not thousands;
 - decades 1990s, 80's -> 一九九零年代, 八十年代; resolutions 1080p -> 一零八零P; 7-11 the shop (seven eleven) unless a
   unit or count follows (7-11歲 -> 七至十一歲);
-- codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01).
+- codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01), and
+  three or more before a capital letter that is no unit (962X, 1205A室, 13700K); a bus route of three digits after
+  坐 or 搭 (搭101過海 -> 搭一零一過海); 2手 before goods is 二手 (2手樓), before shares 兩手.
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read
 from .numbers import read_decimal, read_digits, read_integer, read_separated
 
 _NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product: 二比一, 二乘三
+# second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
+_SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
 # ... and where a range ends before them (2-3月: 二至三月); not 日, since 2-3日 is two or three days, 兩至三日
 _NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日"}
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
@@ -140,6 +144,8 @@ def _integer(m: re.Match[str]) -> str:
         return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
     if before.isascii() and before.isalpha():
         return read_integer(value)  # a formula or a code: CO2排放 is C O 二
+    if value == 2 and _SECOND_HAND.match(m.string, m.end()):
+        return "二"
     if following == "至" and (end := _RANGE_END.match(m.string, m.end())) and end.group(1) in _NO_TWO_IN_RANGE:
         return read_integer(value)  # a range of months, dates or floors: 2-3月 is 二至三月, as 2月 is 二月
     return _counting(value, following)
@@ -225,7 +231,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
         (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
-        (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})([日號]?)(?!\d)"),
+        (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})(?:([日號])|(?!\d))"),
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
          marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
@@ -326,6 +332,14 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
         (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?![\d.,])"), marked("number", lambda m: read_digits(m.group(0)))),
+        # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two
+        # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W)
+        (re.compile(r"(?<![\d.,A-Za-z])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
+         marked("number", lambda m: read_digits(m.group(0)))),
+        # a bus route of three digits after the verb that takes it (坐962X, 搭101過海, 轉乘N170): digit by digit, as it
+        # is said; not what is counted (坐300人)
+        (re.compile(rf"((?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?)([1-9]\d\d)(?![\d.,/:%])(?!\s?[{_COUNTED_PAIR}])"),
+         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), marked("number", _integer)),
     ]
 

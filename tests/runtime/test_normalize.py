@@ -29,6 +29,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("50%", "百分之五十"),
     ("2024-03-05", "二零二四年三月五號"),
     ("2024年3月5日", "二零二四年三月五日"),
+    ("2024年12月31日23:59", "二零二四年十二月三十一日二十三點五十九分"),  # 日 said once, not 號日
     ("5/3/2024", "二零二四年三月五號"),
     ("14:30", "十四點半"),
     ("3:05", "三點零五分"),
@@ -159,6 +160,14 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # codes: digits written onto letters, three or more or with a leading zero, digit by digit
     ("CX251", "[C][X]二五一"), ("A380", "[A]三八零"), ("HK01", "[H][K]零一"), ("abc123", "[abc]一二三"),
     ("PS5", "[P][S]五"), ("Win10", "[Win]十"), ("iPhone 15", "[iPhone]十五"), ("v2.0", "[V]二點零"),
+    # ... and three or more before a capital letter that is no unit; one or two, and units, stay a number
+    ("1205A室", "一二零五[A]室"), ("13700K", "一三七零零[K]"), ("2024Q3", "二零二四[Q]三"), ("12B室", "十二[B]室"),
+    ("100M", "一百[M]"), ("500G", "五百[G]"), ("人工25K", "人工兩萬五千"), ("500K", "五十萬"),
+    # a bus route of three digits after the verb that takes it, digit by digit; not a count
+    ("坐962X去中環", "坐九六二[X]去中環"), ("搭101過海", "搭一零一過海"), ("搭咗269B", "搭咗二六九[B]"),
+    ("坐300人", "坐三百人"), ("坐40M", "坐四十[M]"), ("搭$100的士", "搭一百蚊的士"),
+    # 2手 is second-hand before goods (二手樓), two board lots of a share (兩手騰訊)
+    ("2手樓", "二手樓"), ("買咗2手車", "買咗二手車"), ("買咗2手騰訊", "買咗兩手騰訊"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
