@@ -45,7 +45,9 @@ Readings chosen:
   unit or count follows (7-11歲 -> 七至十一歲);
 - codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01), and
   three or more before a capital letter that is no unit (962X, 1205A室, 13700K); a bus route of three digits after
-  坐 or 搭 (搭101過海 -> 搭一零一過海); 2手 before goods is 二手 (2手樓), before shares 兩手.
+  坐 or 搭 (搭101過海 -> 搭一零一過海); 2手 before goods is 二手 (2手樓), before shares 兩手; the number of an order or
+  an account (單號：123456789) digit by digit; dotted numbers (2.3.1, 192.168.1.1) with 點 between them;
+- speeds 50km/h -> 每小時五十公里 (時速250km/h -> 時速兩百五十公里).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from functools import cache
 
 from .dates import (
     MONTH,
+    is_date,
     read_bare_day_month,
     read_date,
     read_day_month,
@@ -70,11 +73,12 @@ from .marks import is_han, marked
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
 from .numbers import read_decimal, read_digits, read_integer, read_separated
 
-_NO_TWO_BEFORE = set("月日號樓期比乘")  # 二月, and a score or product: 二比一, 二乘三
+# 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字)
+_NO_TWO_BEFORE = set("月日號樓期比乘字")
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 _SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
-# ... and where a range ends before them (2-3月: 二至三月); not 日, since 2-3日 is two or three days, 兩至三日
-_NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日"}
+# ... and where a range ends before them (2-3月: 二至三月); not 日 nor 字, since 2-3日 is two or three days, 兩至三日
+_NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日", "字"}
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
@@ -98,6 +102,19 @@ _SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|�
 # A word for a phone and what may come between it and the number (電話：, Tel., WhatsApp 號碼係)
 _PHONE_WORD = r"(?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))[\s:：.]*(?:號碼)?[\s:：係是]*"
 _AFTER_PHONE_WORD = re.compile(_PHONE_WORD + "$")
+
+
+# A word for a speed just before it (時速250km/h): the speed is then said without 每小時
+_AFTER_SPEED_WORD = re.compile(r"時速[\s:：達約為係是]*$")
+
+
+def _dotted(m: re.Match[str]) -> str:
+    """2.3.1 -> 二點三點一 (a version), 192.168.1.1 -> 一九二點一六八點一點一; 31.12.2024 -> a date."""
+    parts = m.group(0).split(".")
+    if len(parts) == 3 and len(parts[2]) == 4 and is_date(int(parts[2]), int(parts[1]), int(parts[0])):
+        return read_date(m, parts[2], parts[1], parts[0], "號")
+    return "點".join(read_digits(p) if len(p) >= 3 or (p.startswith("0") and len(p) > 1) else read_integer(int(p))
+                     for p in parts)
 
 
 def _year_span(m: re.Match[str]) -> str:
@@ -296,12 +313,20 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
         (re.compile(r"(?<![\d.'’′])(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?![\d.]))?"),
          marked("number", read_minutes_seconds)),
+        # a number that names an order, an account or a member (單號：123456789, 編號1234): digit by digit, as it
+        # is read out; four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km)
+        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|(?<![A-Za-z])(?i:order|ref|tracking))[\s:：#係是為]*)"
+                    rf"(\d{{4,}})(?![\d.,])(?!\s?[{_COUNTED_PAIR}a-z])"),
+         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
         (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
+        # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
+        (re.compile(r"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?(?:km\s?/\s?hr?|kph|KPH|km/H)(?![A-Za-z])"),
+         lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
         (re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
         # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
@@ -327,6 +352,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
         # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16)
         (re.compile(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
+        # a version or an address of dotted numbers (2.3.1, 192.168.1.1): each number, 點 between them, as it is
+        # said (二點三點一; a part of three digits or more digit by digit); a day.month.year is a date (31.12.2024)
+        (re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?!\d|\.\d)"), marked("number", _dotted)),
         (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
          marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by

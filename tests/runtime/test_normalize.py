@@ -166,6 +166,17 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a bus route of three digits after the verb that takes it, digit by digit; not a count
     ("坐962X去中環", "坐九六二[X]去中環"), ("搭101過海", "搭一零一過海"), ("搭咗269B", "搭咗二六九[B]"),
     ("坐300人", "坐三百人"), ("坐40M", "坐四十[M]"), ("搭$100的士", "搭一百蚊的士"),
+    # a speed says 每小時 first, unless 時速 is written before it
+    ("限速50km/h", "限速每小時五十公里"), ("時速250km/h", "時速兩百五十公里"), ("時速達 120 kph", "時速達一百二十公里"),
+    # dotted numbers: a version or an address, each number with 點 between; a day.month.year is a date
+    ("Version 2.3.1", "[Version]二點三點一"), ("192.168.1.1", "一九二點一六八點一點一"), ("1.05.2", "一點零五點二"),
+    ("31.12.2024", "二零二四年十二月三十一號"), ("3.5", "三點五"),
+    # the number of an order, an account or a member, digit by digit; not a sum after it
+    ("單號：123456789", "單號[<,>]一二三四五六七八九"), ("訂單編號 20240001", "訂單編號二零二四零零零一"),
+    ("Ref: 88771234", "[Ref][<,>]八八七七一二三四"), ("戶口5000蚊", "戶口五千蚊"), ("編號12", "編號十二"),
+    ("編號19212 km", "編號一萬九千二百一十二公里"),
+    # a key to press and an age's first digit are 二 before 字; two words are still 兩 (2-3字)
+    ("請按2字", "請按二字"), ("佢2字頭", "佢二字頭"), ("2-3字", "兩至三字"),
     # 2手 is second-hand before goods (二手樓), two board lots of a share (兩手騰訊)
     ("2手樓", "二手樓"), ("買咗2手車", "買咗二手車"), ("買咗2手騰訊", "買咗兩手騰訊"),
 ])
