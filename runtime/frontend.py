@@ -63,7 +63,7 @@ def _after_english_verb(text: str, before_word: bool) -> bool:
     return text[2:3] not in TIME_WORDS if text[2:3] else before_word
 
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
-           "spelled", "abbreviation", "interjection")
+           "spelled", "abbreviation", "interjection", "place")
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""The private-use marks around text that normalisation rewrote (a number, a date, a particle), so that its
-segments remember what the Han text was; and what counts as a Han character."""
+"""The private-use marks around text that normalisation rewrote (a number, a date, a particle, a place's name), so
+that its segments remember what the Han text was; and what counts as a Han character."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 # Numbers and dates are rewritten as Han text before segmentation; these private-use marks around the
 # rewritten text let the segments remember what it was (a user's own private-use characters are dropped first).
-MARKS = {"number": "\ue000", "date": "\ue001", "particle": "\ue002"}
+MARKS = {"number": "\ue000", "date": "\ue001", "particle": "\ue002", "place": "\ue003"}
 END = "\ue00f"
 MARK_KIND = {v: k for k, v in MARKS.items()}
 

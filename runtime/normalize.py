@@ -17,6 +17,7 @@ Readings chosen (documented in the README):
   romanised after Han text are the particles (好正ge -> 好正嘅, 係咪ar -> 係咪呀, 唔好ga -> 唔好㗎);
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
   apostrophe (don't, McDonald's, I’m) are looked up whole;
+- Hong Kong places romanised (runtime/places.py: Tsim Sha Tsui, Mong Kok) are read as their Han names;
 - addresses: @ is the word at, the dots of www.google.com are said dot;
 - emoji, symbols without a reading and control characters are dropped; punctuation becomes pauses.
 """
@@ -32,6 +33,7 @@ from .dates import WEEKDAY, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .marks import END, MARK_KIND, MARKS, is_han, marked
 from .number_rules import expand_numbers
+from .places import place_names
 
 # Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
 LETTER_READINGS: dict[str, tuple[str, ...]] = {
@@ -58,7 +60,7 @@ SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度"
 class Segment:
     """One piece of normalised text: Han characters, a fixed reading, or a pause; ``source`` says where its
     reading comes from when normalisation decided it (number, date, particle, english, letter-to-sound, spelled,
-    abbreviation, interjection)."""
+    abbreviation, interjection, place)."""
 
     kind: str  # "han" | "reading" | "pause"
     text: str
@@ -244,6 +246,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
+    text = place_names(text, lambda han: MARKS["place"] + han + END)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)
     text = expand_numbers(_WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text))
     segments: list[Segment] = []
