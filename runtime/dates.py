@@ -56,12 +56,14 @@ _DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|(?<![A-Za-z])(?i:date))[\s:
 
 def read_bare_day_month(m: re.Match[str]) -> str:
     """A day/month with no year or weekday (5/3開會, 12/12, 5/3-8/3): a date where only a date makes sense, the day
-    not before the month (a fraction of one or more is rare in prose) or a word for a date before it; a proper fraction
-    with nothing around it (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
+    not before the month (a fraction of one or more is rare in prose), a zero written before a day or a month
+    (03/05: no fraction is written so) or a word for a date before it; a proper fraction with nothing around it
+    (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
     days = [(int(m.group(1)), int(m.group(2)))] + ([(int(m.group(3)), int(m.group(4)))] if m.group(3) else [])
     if not all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days) or (24, 7) in days:
         return m.group(0)
-    if not (any(day >= month for day, month in days) or said_before(_DATE_BEFORE, m)):
+    padded = any(part.startswith("0") for part in m.groups() if part)
+    if not (any(day >= month for day, month in days) or padded or said_before(_DATE_BEFORE, m)):
         return m.group(0)
     return "至".join(f"{read_integer(month)}月{read_integer(day)}號" for day, month in days)
 

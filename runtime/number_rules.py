@@ -47,7 +47,8 @@ Readings chosen:
   three or more before a capital letter that is no unit (962X, 1205A室, 13700K); a bus route of three digits after
   坐 or 搭 (搭101過海 -> 搭一零一過海); 2手 before goods is 二手 (2手樓), before shares 兩手; the number of an order or
   an account (單號：123456789) digit by digit; dotted numbers (2.3.1, 192.168.1.1) with 點 between them;
-- speeds 50km/h -> 每小時五十公里 (時速250km/h -> 時速兩百五十公里).
+- speeds 50km/h -> 每小時五十公里 (時速250km/h -> 時速兩百五十公里); stock codes 騰訊(0700) -> 騰訊零七零零, and any
+  number with a leading zero digit by digit (007, 05年); a school form F.5 -> F 五, without the dot's pause.
 """
 
 from __future__ import annotations
@@ -155,6 +156,8 @@ def _integer(m: re.Match[str]) -> str:
     before, following = m.string[m.start() - 1: m.start()], m.string[m.end(): m.end() + 1]
     if before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
+    if len(m.group(0)) > 1 and m.group(0).startswith("0"):
+        return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if following == "年" and len(m.group(0)) == 4:
         return read_digits(m.group(0))  # a year
     if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):
@@ -313,9 +316,14 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
         (re.compile(r"(?<![\d.'’′])(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?![\d.]))?"),
          marked("number", read_minutes_seconds)),
+        # a listed company's stock code in brackets after its name (騰訊(0700), 港交所(388), 00005.HK): digit by digit,
+        # as it is said (零七零零, 三八八)
+        (re.compile(r"([\u4e00-\u9fffA-Z]\s?[(（]\s?)(\d{3,5})(?=(?:\.HK)?\s?[)）])"),
+         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+        (re.compile(r"(?<![\d.])(\d{3,5})\.(?=HK(?![A-Za-z]))"), marked("number", lambda m: read_digits(m.group(1)))),
         # a number that names an order, an account or a member (單號：123456789, 編號1234): digit by digit, as it
         # is read out; four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km)
-        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|(?<![A-Za-z])(?i:order|ref|tracking))[\s:：#係是為]*)"
+        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|(?<![A-Za-z])(?i:order|ref|tracking))[\s:：#係是為]*)"
                     rf"(\d{{4,}})(?![\d.,])(?!\s?[{_COUNTED_PAIR}a-z])"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
@@ -337,9 +345,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.\-–])\d(?:[-–]\d){2,}(?![\d.\-–])"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
+        # (and between a letter's numbers: Q1-Q3, F.1-F.3 -> Q一至Q三, F一至F三)
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too)
         (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
-                    r"(?=[\d\ue000])"), lambda m: "至"),
+                    r"(?=[\d\ue000]|(?:(?<=[A-Z]\d-)|(?<=[A-Z][\s.]\d-))[A-Z][\s.]?\d)"), lambda m: "至"),
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
         (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
          lambda m: m.group(1) or "大約"),
@@ -350,7 +359,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # temperature below zero, said 零下 (氣溫-5度, -3°C -> 零下五度, 零下三度)
         (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
         (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
-        # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16)
+        # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16), and so
+        # is the dot of a school form (F.5, P.6, S.3: 中五, 小六, 中三 written as Form 5, Primary 6, Secondary 3)
+        (re.compile(r"(?<![A-Za-z])([FPS])\.(?=\d(?![\d.]))"), lambda m: m.group(1) + " "),
         (re.compile(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
         # a version or an address of dotted numbers (2.3.1, 192.168.1.1): each number, 點 between them, as it is
         # said (二點三點一; a part of three digits or more digit by digit); a day.month.year is a date (31.12.2024)

@@ -106,6 +106,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("rating 4/5", "[rating]五分之四"), ("10/10", "十月十號"),  # bare, a date (雙十)
     # a bare day/month where only a date makes sense: the day past the month, or a word for a date before it
     ("5/3開會", "三月五號開會"), ("截止日期係1/3", "截止日期係三月一號"), ("喺3/4見", "喺四月三號見"),
+    ("03/05開會", "五月三號開會"),  # a zero before the day or month: no fraction is written so
     ("5/3-8/3", "三月五號至三月八號"), ("1/3至5/3", "三月一號至三月五號"),
     ("12/12", "十二月十二號"), ("1/1", "一月一號"), ("第1/1頁", "第一一頁"), ("10/10分", "十十分"),
     ("1/3人口", "一三人口"), ("24/7服務", "二十四七服務"), ("31/2", "三十一二"), ("3/4", "三四"),
@@ -177,6 +178,12 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("編號19212 km", "編號一萬九千二百一十二公里"),
     # a key to press and an age's first digit are 二 before 字; two words are still 兩 (2-3字)
     ("請按2字", "請按二字"), ("佢2字頭", "佢二字頭"), ("2-3字", "兩至三字"),
+    # a stock code in brackets after its name, or before .HK, digit by digit; any number with a leading zero too
+    ("騰訊(0700)升", "騰訊零七零零升"), ("港交所 (388)", "港交所三八八"), ("0700.HK", "零七零零[H][K]"),
+    ("(1999)", "一千九百九十九"), ("007", "零零七"), ("05年", "零五年"), ("0", "零"), ("00後", "零零後"),
+    # a school form: F.5 is F 五, without a pause; letters' numbers joined by a dash are a range
+    ("F.5學生", "[F]五學生"), ("P.6", "[P]六"), ("F.1-F.3", "[F]一至[F]三"), ("Q1-Q3", "[Q]一至[Q]三"),
+    ("1-A", "一[<,>][A]"),
     # 2手 is second-hand before goods (二手樓), two board lots of a share (兩手騰訊)
     ("2手樓", "二手樓"), ("買咗2手車", "買咗二手車"), ("買咗2手騰訊", "買咗兩手騰訊"),
 ])
