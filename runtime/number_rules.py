@@ -286,6 +286,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # apples" keeps its pause), x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
         (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
         (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
+        # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
+        (re.compile(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),
+        # a plus after a round number, nothing added to it, is "and more" (10+年經驗, 100+人 -> 十幾年經驗, 一百幾人)
+        (re.compile(r"(?<![\d.+])([1-9]\d*0)\+(?![\d+%]|\s\d)"), lambda m: m.group(1) + "幾"),
         # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
         (re.compile(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
          lambda m: "乘"),

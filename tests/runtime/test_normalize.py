@@ -178,6 +178,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("編號19212 km", "編號一萬九千二百一十二公里"),
     # a key to press and an age's first digit are 二 before 字; two words are still 兩 (2-3字)
     ("請按2字", "請按二字"), ("佢2字頭", "佢二字頭"), ("2-3字", "兩至三字"),
+    # a dash before an equals sign is minus; a plus after a round number is "and more"
+    ("3-1=2", "三減一等於二"), ("10+年經驗", "十幾年經驗"), ("100+人", "一百幾人"), ("2+1", "二加一"),
+    ("15+", "十五加"), ("10 + 5", "十加五"), ("1+10+", "一加十加"),
     # a stock code in brackets after its name, or before .HK, digit by digit; any number with a leading zero too
     ("騰訊(0700)升", "騰訊零七零零升"), ("港交所 (388)", "港交所三八八"), ("0700.HK", "零七零零[H][K]"),
     ("(1999)", "一千九百九十九"), ("007", "零零七"), ("05年", "零五年"), ("0", "零"), ("00後", "零零後"),
