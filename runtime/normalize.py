@@ -14,7 +14,8 @@ Readings chosen (documented in the README):
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
 - laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four); sentence particles
-  romanised after Han text are the particles (好正ge -> 好正嘅, 係咪ar -> 係咪呀, 唔好ga -> 唔好㗎);
+  romanised after Han text are the particles (好正ge -> 好正嘅, 係咪ar -> 係咪呀, 唔好ga -> 唔好㗎), and an o
+  before a character stands for the character with 口 beside it (o岩 -> 啱, o既 -> 嘅);
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
   apostrophe (don't, McDonald's, I’m) are looked up whole;
 - Hong Kong places romanised (runtime/places.py: Tsim Sha Tsui, Mong Kok) are read as their Han names;
@@ -227,6 +228,11 @@ PARTICLES = {"ge": "嘅", "ga": "㗎", "gaa": "㗎", "ar": "呀", "ah": "呀", "
 _PARTICLE = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff]) ?(" + "|".join(sorted(PARTICLES, key=len, reverse=True))
                        + r")(?![A-Za-z0-9])(?! *[A-Za-z0-9])")
 
+# An o written before a character for the character with 口 beside it, as Hong Kong typed them before input methods
+# had them (o岩 啱, o既 嘅, o個 嗰, o係 喺): the two read as the one character (o岩 read ou1 ngaam4)
+O_FOR_MOUTH = {"岩": "啱", "既": "嘅", "個": "嗰", "係": "喺", "甘": "咁", "黎": "嚟", "野": "嘢", "的": "啲",
+               "下": "吓", "向": "响", "架": "㗎", "拿": "嗱"}
+_O_FOR_MOUTH = re.compile("(?<![A-Za-z])[oO]([" + "".join(O_FOR_MOUTH) + "])")
 
 # a range of English weekdays (opening hours: Mon-Fri, Sat - Sun, Monday to Friday): 星期一至五
 _WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({WEEKDAY})(?![A-Za-z])")
@@ -245,6 +251,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
+    text = _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = place_names(text, lambda han: MARKS["place"] + han + END)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)

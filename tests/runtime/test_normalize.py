@@ -203,6 +203,14 @@ def test_a_romanised_particle_after_han_text_is_the_particle(text, expected):
     assert all(s.source == "particle" for s in normalize(text)[0] if s.text in "嘅呀㗎喎囉")
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("你o岩唔o岩？", "你啱唔啱[<?>]"), ("o既", "嘅"), ("o個度", "嗰度"), ("佢O係度", "佢喺度"), ("Logo係", "[Logo]係"),
+    ("o人", "[O]人")])
+def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, expected):
+    """Hong Kong typed o岩 for 啱 before input methods had it; read as the letter O it was ou1 ngaam4."""
+    assert han(text) == expected
+
+
 def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
     assert han("你好，世界！１２３") == "你好[<,>]世界[<!>]一百二十三"
     assert han("真係？！") == "真係[<?>]"
