@@ -43,12 +43,13 @@ Readings chosen:
   or a video (4K電視, 8K TV) is the letter K, not thousands;
 - decades 1990s, 80's -> 一九九零年代, 八十年代; resolutions 1080p -> 一零八零P; 7-11 the shop (seven eleven) unless a
   unit or count follows (7-11歲 -> 七至十一歲);
-- codes: three or more digits, or a leading zero, written onto letters digit by digit (CX251, A380, HK01), and
-  three or more before a capital letter that is no unit (962X, 1205A室, 13700K); a bus route of three digits after
-  坐 or 搭 (搭101過海 -> 搭一零一過海); 2手 before goods is 二手 (2手樓), before shares 兩手; the number of an order or
-  an account (單號：123456789) digit by digit; dotted numbers (2.3.1, 192.168.1.1) with 點 between them;
-- speeds 50km/h -> 每小時五十公里 (時速250km/h -> 時速兩百五十公里); stock codes 騰訊(0700) -> 騰訊零七零零, and any
-  number with a leading zero digit by digit (007, 05年); a school form F.5 -> F 五, without the dot's pause.
+- codes, digit by digit: three or more digits, or a leading zero, written onto letters (CX251, A380, HK01), three
+  or more before a capital letter that is no unit (962X, 1205A室, 13700K), a stock code after its company (騰訊(0700)
+  -> 騰訊零七零零), the number of an order or an account (單號：123456789), a bus route of three digits after 坐 or 搭
+  (搭101過海 -> 搭一零一過海), and any number written with a leading zero (007, 05年);
+- dotted numbers with 點 between them (2.3.1 -> 二點三點一, 192.168.1.1); a school form's dot is no pause (F.5);
+- speeds 50km/h -> 每小時五十公里 (時速250km/h -> 時速兩百五十公里); 2手 before goods is 二手 (2手樓), before
+  shares 兩手; 3-1=2 -> 三減一等於二; a plus after a round number, 10+年 -> 十幾年.
 """
 
 from __future__ import annotations
@@ -76,10 +77,10 @@ from .numbers import read_decimal, read_digits, read_integer, read_separated
 
 # 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字)
 _NO_TWO_BEFORE = set("月日號樓期比乘字")
-# second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
-_SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
 # ... and where a range ends before them (2-3月: 二至三月); not 日 nor 字, since 2-3日 is two or three days, 兩至三日
 _NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日", "字"}
+# second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
+_SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
@@ -165,7 +166,7 @@ def _integer(m: re.Match[str]) -> str:
     if before.isascii() and before.isalpha():
         return read_integer(value)  # a formula or a code: CO2排放 is C O 二
     if value == 2 and _SECOND_HAND.match(m.string, m.end()):
-        return "二"
+        return "二"  # second-hand: 2手樓 is 二手樓
     if following == "至" and (end := _RANGE_END.match(m.string, m.end())) and end.group(1) in _NO_TWO_IN_RANGE:
         return read_integer(value)  # a range of months, dates or floors: 2-3月 is 二至三月, as 2月 is 二月
     return _counting(value, following)
@@ -349,8 +350,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d.\-–])\d(?:[-–]\d){2,}(?![\d.\-–])"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
-        # (and between a letter's numbers: Q1-Q3, F.1-F.3 -> Q一至Q三, F一至F三)
-        # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too)
+        # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too; and between a
+        # letter's numbers: Q1-Q3, F.1-F.3 -> Q一至Q三, F一至F三)
         (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
                     r"(?=[\d\ue000]|(?:(?<=[A-Z]\d-)|(?<=[A-Z][\s.]\d-))[A-Z][\s.]?\d)"), lambda m: "至"),
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
