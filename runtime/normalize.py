@@ -13,7 +13,8 @@ Readings chosen (documented in the README):
   knows them whole, and hyphenated ones (Wi-Fi) are one word when the dictionary knows it so, else their parts;
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
-- laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four); sentence particles
+- laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four); a word stretched in
+  chat is read as the word (sooo -> so, goood -> good); sentence particles
   romanised after Han text are the particles (好正ge -> 好正嘅, 係咪ar -> 係咪呀, 唔好ga -> 唔好㗎), and an o
   before a character stands for the character with 口 beside it (o岩 -> 啱, o既 -> 嘅);
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
@@ -25,6 +26,7 @@ Readings chosen (documented in the README):
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -91,6 +93,31 @@ def laughter(token: str) -> list[Segment]:
     return [Segment("reading", token, (syllable,) * min(4, len(token) // 2), "interjection")]
 
 
+# A letter written three times or more stretches a word in chat (sooo, goood, sorryyy, NOOO)
+_STRETCH = re.compile(r"([A-Za-z])\1{2,}")
+
+
+def unstretched(token: str) -> str | None:
+    """The word a stretched token stands for (sooo -> so, goood -> good, seeee -> see, cuteee -> cute), where CMUdict
+    knows it and not the token itself: each run tried as two letters, then one; but an o at the end as one first
+    (sooo is so; CMUdict's soo is a name, and tooo reads the same as to)."""
+    from .english import pronunciations
+
+    runs = list(_STRETCH.finditer(token))
+    if len(token) < 4 or not runs or len(runs) > 3 or token.lower() in pronunciations():
+        return None
+    ways = [(1, 2) if run.end() == len(token) and run.group(1) in "oO" else (2, 1) for run in runs]
+    for counts in itertools.product(*ways):
+        parts, start = [], 0
+        for run, count in zip(runs, counts):
+            parts += [token[start:run.start()], run.group(1) * count]
+            start = run.end()
+        word = "".join(parts) + token[start:]
+        if len(word) > 1 and re.search("[aeiouyAEIOUY]", word) and word.lower() in pronunciations():
+            return word
+    return None
+
+
 def latin_token(token: str) -> list[Segment]:
     """One run of Latin letters (hyphens and apostrophes between letters kept) as English words or spelled
     letters."""
@@ -98,6 +125,9 @@ def latin_token(token: str) -> list[Segment]:
 
     if found := laughter(token):
         return found
+    if word := unstretched(token):
+        jyutping, source = read_word(word)
+        return [Segment("reading", token, jyutping, source)]
 
     if "'" in token and token.lower() not in pronunciations():  # a possessive or contraction CMUdict lacks
         return [seg for part in token.split("'") if part for seg in latin_token(part)]  # its parts, as before

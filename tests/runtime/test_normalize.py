@@ -306,6 +306,21 @@ def test_short_words_that_look_like_laughter_stay_words():
     assert [s.source for s in normalize("ha hi hah")[0]] == ["english"] * 3
 
 
+@pytest.mark.parametrize("stretched, word", [
+    ("sooooo", "so"), ("goood", "good"), ("seeee", "see"), ("cuteee", "cute"), ("sorryyyy", "sorry"), ("NOOOO", "no"),
+    ("Ohhhhh", "oh"), ("yesss", "yes"), ("loooove", "love"), ("welll", "well"), ("gooo", "go")])
+def test_a_word_stretched_in_chat_is_read_as_the_word(stretched, word):
+    """Chat stretches words (sooo); letter-to-sound made Ohhhhh o1 hu2 and NOOOO was spelled as five letters."""
+    (segment,) = normalize(stretched)[0]
+    assert segment.text == stretched and segment.source == "english"
+    assert segment.jyutping == normalize(word)[0][0].jyutping
+
+
+def test_letters_repeated_where_no_word_is_stretched_stay_spelled():
+    assert [s.source for s in normalize("WWW AAA zzz")[0]] == ["spelled"] * 9
+    assert normalize("oooh")[0][0].jyutping == ("wu1",)  # CMUdict's own word, not oh
+
+
 @pytest.mark.parametrize("written", ["7" * 5000, ",".join(["123"] * 1500), "$" + "7" * 5000])
 def test_a_number_longer_than_int_reads_is_read_digit_by_digit(written):
     """Python's int() refuses a string of more than 4,300 digits: such a number (within the 20,000-character
