@@ -62,6 +62,7 @@ def _after_english_verb(text: str, before_word: bool) -> bool:
         return True
     return text[2:3] not in TIME_WORDS if text[2:3] else before_word
 
+REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place")
 
@@ -180,6 +181,10 @@ class Frontend:
         pairs = self.explain_han("".join(seg.text for seg in run), after_word and not run[0].source, before_word)
         out, start = [], 0
         for seg in run:
+            # one reason for all of a segment's characters, its text cut short: built per character, a 20,000-digit
+            # segment cost 20,000 copies of itself (5 s)
+            shown = seg.text if len(seg.text) <= REASON_TEXT else seg.text[:REASON_TEXT] + "…"
+            said_as = f"{seg.source} read as {shown}"
             for grapheme, reading, source, reason in pairs[start:start + len(seg.text)]:
                 if not seg.source:
                     out.append((grapheme, reading, source, reason))
@@ -187,7 +192,7 @@ class Frontend:
                 said = NUMERAL_READINGS.get(grapheme)
                 if said and reading not in said:  # a numeral is said as in any number (2026: 六 luk6)
                     reading = said[0]
-                out.append((grapheme, reading, seg.source, f"{seg.source} read as {seg.text}"))
+                out.append((grapheme, reading, seg.source, said_as))
             start += len(seg.text)
         return out
 

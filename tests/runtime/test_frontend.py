@@ -61,6 +61,15 @@ def test_long_text_is_handled(frontend):
     assert len(r.jyutping) == 1800
 
 
+def test_a_long_rewritten_segment_explains_each_syllable_briefly(frontend):
+    """A 20,000-character version number is one rewritten segment: each syllable's reason quoted all of it, 20,000
+    copies (5 s); it is cut short, and the reading is whole."""
+    result = frontend(("1.2.3." * 4000)[:20000])
+    assert len(result.jyutping) == 19999 and set(result.sources) == {"number"}
+    assert max(len(reason) for reason in result.why) < 60
+    assert result.why[0].startswith("number read as 一點二點三點") and result.why[0].endswith("…")
+
+
 def test_encode_units_merges_pauses_and_ends_with_one():
     enc = encode_units(["<,>", parse_syllable("si1"), "<,>", "<?>", parse_syllable("si2")])
     assert enc.phones == ["<sil>", "s-", "i", "<?>", "s-", "i", "<sil>"]
