@@ -377,8 +377,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # digit; one or two stay a number (PS5, Win10, M25)
         (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?![\d.,])"), marked("number", lambda m: read_digits(m.group(0)))),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two
-        # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W)
-        (re.compile(r"(?<![\d.,A-Za-z])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
+        # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W) and ordinals (第123A章)
+        (re.compile(r"(?<![\d.,A-Za-z第])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
          marked("number", lambda m: read_digits(m.group(0)))),
         # a bus route of three digits after the verb that takes it (坐962X, 搭101過海, 轉乘N170): digit by digit, as it
         # is said; not what is counted (坐300人)

@@ -163,7 +163,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("PS5", "[P][S]五"), ("Win10", "[Win]十"), ("iPhone 15", "[iPhone]十五"), ("v2.0", "[V]二點零"),
     # ... and three or more before a capital letter that is no unit; one or two, and units, stay a number
     ("1205A室", "一二零五[A]室"), ("13700K", "一三七零零[K]"), ("2024Q3", "二零二四[Q]三"), ("12B室", "十二[B]室"),
-    ("100M", "一百[M]"), ("500G", "五百[G]"), ("人工25K", "人工兩萬五千"), ("500K", "五十萬"),
+    ("100M", "一百[M]"), ("500G", "五百[G]"), ("第123A章", "第一百二十三[A]章"),
+    ("人工25K", "人工兩萬五千"), ("500K", "五十萬"),
     # a bus route of three digits after the verb that takes it, digit by digit; not a count
     ("坐962X去中環", "坐九六二[X]去中環"), ("搭101過海", "搭一零一過海"), ("搭咗269B", "搭咗二六九[B]"),
     ("坐300人", "坐三百人"), ("坐40M", "坐四十[M]"), ("搭$100的士", "搭一百蚊的士"),
