@@ -15,7 +15,7 @@ CURRENCIES = {"US$": "美元", "USD": "美元", "NT$": "新台幣", "TWD": "新�
               "A$": "澳元", "AU$": "澳元", "AUD": "澳元", "C$": "加元", "CA$": "加元", "CAD": "加元",
               "S$": "新加坡元", "SGD": "新加坡元", "NZ$": "紐元", "NZD": "紐元", "MOP$": "澳門元", "MOP": "澳門元",
               "£": "英鎊", "GBP": "英鎊", "€": "歐元", "EUR": "歐元", "RMB": "元人民幣", "CNY": "元人民幣",
-              "JPY": "日圓", "HKD": "港元"}
+              "JPY": "日圓", "¥": "日圓", "HKD": "港元"}  # ¥ in Hong Kong is mostly a price in Japan
 HAN_MULTIPLIERS = "十萬|百萬|千萬|萬億|萬|億|千|百"  # written after a sum: $500萬
 
 
@@ -83,8 +83,8 @@ def read_foreign(m: re.Match[str]) -> str:
 def read_scaled_sum(m: re.Match[str]) -> str:
     """$1.5M -> 一百五十萬蚊, 30K -> 三萬: the number times its multiplier, then the currency if written."""
     prefix, number, scale = m.group(1) or "", m.group(2), m.group(3).lower()
-    if scale in ("m", "b") and not prefix and "." not in number:
-        return m.group(0)  # a brand or a flat (3M, Flat 3B): M and B need a currency or a fraction, K and bn do not
+    if scale in ("m", "b", "mn") and not prefix and "." not in number:
+        return m.group(0)  # a brand or a flat (3M, Flat 3B): M, B and mn need a currency or a fraction, K and bn do not
     if m.group(3) == "K" and not prefix and "." not in number and len(number) >= 4:
         return m.group(0)  # a model's number (13700K): thousands of thousands are written 13.7M, not 13700K
     return read_scaled(number, scale) + (currency_word(prefix) if prefix else "")

@@ -188,7 +188,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     currencies = "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
     codes = "|".join(c for c in CURRENCIES if c.isalpha())
     amount = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-    scale = "k|K|M|B|bn|BN"  # written after a number (numbers.SCALES, case-folded: 30K, 1.5M, 3bn)
+    # written after a number (numbers.SCALES, case-folded: 30K, 1.5M, 3bn, 2 billion)
+    scale = "k|K|M|B|bn|BN|mn|(?i:thousand|million|billion|trillion)"
     return [
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
@@ -246,7 +247,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
         (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
                     re.I), marked("number", read_multiplied)),
-        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(港元|元|蚊)?", re.I),
+        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
          marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
         (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),

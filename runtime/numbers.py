@@ -83,8 +83,10 @@ def read_count(n: int) -> str:
 
 
 # Multipliers written after a number in Hong Kong text ($30K a month, $1.5M, HK$2B): K or k a thousand, bn a billion,
-# and M a million and B a billion after a currency or a fraction (3M is a brand, Flat 3B a flat, 5m five metres).
-SCALES = {"k": 10**3, "m": 10**6, "b": 10**9, "bn": 10**9}
+# and M a million and B a billion after a currency or a fraction (3M is a brand, Flat 3B a flat, 5m five metres);
+# and the English words (2 billion, US$3 million, HK$5mn)
+SCALES = {"k": 10**3, "m": 10**6, "b": 10**9, "bn": 10**9, "mn": 10**6,
+          "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 
 
 def read_scaled(number: str, scale: str) -> str:
