@@ -85,6 +85,7 @@ _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
+_FRACTION_OF_WORDS = "茶匙|湯匙|小時|公斤|公里"  # ... and these words (1/2茶匙, 1/2小時)
 
 
 # What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
@@ -175,7 +176,7 @@ def _integer(m: re.Match[str]) -> str:
 # Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
 UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
          "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎", "min": "分鐘", "mins": "分鐘",
-         "sec": "秒", "secs": "秒", "hr": "小時", "hrs": "小時",
+         "sec": "秒", "secs": "秒", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 
@@ -197,7 +198,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
         (re.compile(r"(?<![\d.])(?P<num>\d+)⁄(?P<den>\d+)(?![\d.])"), marked("number", _fraction)),
-        (re.compile(rf"(?<![\d./])(?P<num>\d+)/(?P<den>\d+)(?![\d./])(?=[{_FRACTION_OF}])"),
+        (re.compile(rf"(?<![\d./])(?P<num>\d+)/(?P<den>\d+)(?![\d./])(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
         (re.compile(r"(?<![\d./])(?P<num>\d+\.\d+)/(?P<den>\d+)(?![\d./])"), marked("number", _fraction)),
