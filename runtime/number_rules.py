@@ -193,57 +193,59 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     scale = "k|K|M|B|bn|BN|mn|(?i:thousand|million|billion|trillion)"
     return [
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
-        (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
-        (re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
-        (re.compile(r"(?<![\d.])(?P<num>\d+)⁄(?P<den>\d+)(?![\d.])"), marked("number", _fraction)),
-        (re.compile(rf"(?<![\d./])(?P<num>\d+)/(?P<den>\d+)(?![\d./])(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(?P<num>\d+)⁄(?P<den>\d+)(?!\d|\.\d)"), marked("number", _fraction)),
+        (re.compile(rf"(?<!\d)(?<!\d[./])(?P<num>\d+)/(?P<den>\d+)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
-        (re.compile(r"(?<![\d./])(?P<num>\d+\.\d+)/(?P<den>\d+)(?![\d./])"), marked("number", _fraction)),
+        (re.compile(r"(?<!\d)(?<!\d[./])(?P<num>\d+\.\d+)/(?P<den>\d+)(?!\d|[./]\d)"), marked("number", _fraction)),
         (re.compile(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
-                    r"(?P<num>\d+(?:\.\d+)?)/(?P<den>\d+)(?![\d./])"), marked("number", _fraction, keep_prefix=True)),
+                    r"(?P<num>\d+(?:\.\d+)?)/(?P<den>\d+)(?!\d|[./]\d)"),
+         marked("number", _fraction, keep_prefix=True)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
-        (re.compile(r"(?<![\d.])(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
          marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # ... and without 年, where the second year follows the first within ten and nothing counted follows
         # (2024/25球季, 2024-25, 1990-1999; not 2000-2500人, 2024-25%)
-        (re.compile(rf"(?<![\d.,$])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d.,:/%])"
+        (re.compile(rf"(?<![\d$])(?<!\d[.,])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d%]|[.,:/]\d)"
                     rf"(?!\s?[{_COUNTED_PAIR}呎尺米A-Za-z])"),
          marked("date", _year_span)),
         # decades (1990s, 90's, '90s): 一九九零年代, 九十年代 (a bare 90s may be seconds); a video resolution (1080p,
         # 720p) digit by digit
-        (re.compile(r"(?<![\d.])(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
          marked("date", lambda m: (read_digits(m.group(1)) if m.group(1) else
                                     read_integer(int(m.group(2) or m.group(3)))) + "年代")),
-        (re.compile(r"(?<![\d.])(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
          marked("number", lambda m: read_digits(m.group(1)))),
         # a screen's resolution (4K電視, 8K TV, 4K 60fps): the number and the letter K, not thousands (月薪20K, $30K)
-        (re.compile(r"(?<![\d.$])([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
+        (re.compile(r"(?<![\d$])(?<!\d\.)([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
                     r"(?i:TV|HDR|UHD|video|monitor|mon|\d{2,3}\s?(?:fps|p))(?![A-Za-z])))"),
          marked("number", lambda m: read_integer(int(m.group(1))))),
         # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
         # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
-        (re.compile(rf"(?<![\d.第A-Za-z])(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\d.A-Za-z])(?!\s?[{_RANGE_OF}])"),
+        (re.compile(rf"(?<![\d第A-Za-z])(?<!\d\.)(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\dA-Za-z]|\.\d)"
+                    rf"(?!\s?[{_RANGE_OF}])"),
          lambda m: " seven-eleven "),
         # a date with an English month: 5 Dec 2026, 5 December, Dec 5, 2026 -> (二零二六年)十二月五號
-        (re.compile(rf"(?<![\d.])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
-                    r"(?![\d:])"), marked("date", read_english_date)),
-        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
-                    r"(?![\d:])"), marked("date", read_english_date)),
-        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<year>\d{{4}})(?![\d:])"), marked("date", read_english_date)),
+        (re.compile(rf"(?<!\d)(?<!\d\.)(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
+                    r"(?!\d|:\d)"), marked("date", read_english_date)),
+        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\dA-Za-z]|:\d)(?:,?\s(?P<year>\d{{4}}))?"
+                    r"(?!\d|:\d)"), marked("date", read_english_date)),
+        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<year>\d{{4}})(?!\d|:\d)"), marked("date", read_english_date)),
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
         (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
-                    rf"(?P<b>{amount})(?![\d.])(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
+                    rf"(?P<b>{amount})(?!\d|\.\d)(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
                     r"(?P<unit>港元|元|蚊)?"), marked("number", read_range)),
         # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
         (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
-                    rf"(?:\s?(?P<lat>{scale})(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?![\d.])"),
+                    rf"(?:\s?(?P<lat>{scale})(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?!\d|\.\d)"),
          marked("number", read_foreign)),
-        (re.compile(rf"(?<![\d.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
+        (re.compile(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
-        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<![\d.])(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
+        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
         (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
@@ -256,14 +258,14 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})(?:([日號])|(?!\d))"),
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
-        (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
+        (re.compile(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
          marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
         # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
-        (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
+        (re.compile(r"(?<!\d)(?<!\d[/.])(\d{1,2})/(\d{1,2})(?!\d|/\d)(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
                     r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), marked("date", read_day_month)),
         # ... and without one, where only a date makes sense (5/3開會, 截止日期係1/3, 5/3-8/3: 三月五號至三月八號)
         # (not after 第, a page of pages, nor before 分, a mark out of a whole: 第1/1頁, 10/10分)
-        (re.compile(r"(?<![\d/.:$第])(\d{1,2})/(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})/(\d{1,2}))?(?![\d/.%])"
+        (re.compile(r"(?<![\d$第])(?<!\d[/.:])(\d{1,2})/(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})/(\d{1,2}))?(?![\d%]|[/.]\d)"
                     r"(?!\s?分)"),
          marked("date", read_bare_day_month)),
         # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
@@ -273,26 +275,26 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a score, where a match's words say it is one (比數1-1, 比分10:12, 3-1擊敗): 比, not a range or a time (a
         # time before 勝 stays one: 3:30勝出)
         (re.compile(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
-                    r"(?![\d.:])"), marked("number", _score, keep_prefix=True)),
-        (re.compile(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?!\s?[{_COUNTED_PAIR}])"),
+                    r"(?!\d|[.:]\d)"), marked("number", _score, keep_prefix=True)),
+        (re.compile(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?!\d|[.:]\d)(?!\s?[{_COUNTED_PAIR}])"),
          marked("number", _score, keep_prefix=True)),
-        (re.compile(rf"(?<![\d.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?![\d.:])(?=\s?(?:{_SCORE_AFTER}))"),
+        (re.compile(rf"(?<!\d)(?<!\d[.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?!\d|[.:]\d)(?=\s?(?:{_SCORE_AFTER}))"),
          marked("number", _score)),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
-        (re.compile(r"(?<![\d:])(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
+        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
         # (Hong Kong often writes the minutes after a dot: 3.30pm)
-        (re.compile(r"(?<![\d:])(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
+        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
          marked("number", read_twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), marked("number", read_time)),
         # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2
         # apples" keeps its pause), x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
-        (re.compile(r"(?<![\d:])(\d+):(\d)(?![\d:])"), lambda m: f"{m.group(1)}比{m.group(2)}"),
-        (re.compile(r"(?<=\d)(?<!(?<![\d.])0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
+        (re.compile(r"(?<!\d)(?<!\d:)(\d+):(\d)(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
+        (re.compile(r"(?<=\d)(?<!(?<!\d)(?<!\d\.)0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
         (re.compile(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),
         # a plus after a round number, nothing added to it, is "and more" (10+年經驗, 100+人 -> 十幾年經驗, 一百幾人)
-        (re.compile(r"(?<![\d.+])([1-9]\d*0)\+(?![\d+%]|\s\d)"), lambda m: m.group(1) + "幾"),
+        (re.compile(r"(?<![\d+])(?<!\d\.)([1-9]\d*0)\+(?![\d+%]|\s\d)"), lambda m: m.group(1) + "幾"),
         # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
         (re.compile(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
          lambda m: "乘"),
@@ -306,50 +308,51 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
         # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
         # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)
-        (re.compile(r"(?<![\d.、,，])(\d)、(\d)(?![\d.、])(?=\s?[\u4e00-\u9fff])"),
+        (re.compile(r"(?<!\d)(?<!\d[.、,，])(\d)、(\d)(?!\d|[.、]\d)(?=\s?[\u4e00-\u9fff])"),
          marked("number", _estimate)),
-        (re.compile(r"(?<![\d.*])([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
+        (re.compile(r"(?<![\d*])(?<!\d\.)([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
          marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
         # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, 1203室 -> 一二零三
-        (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?![\d.])"),
+        (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?!\d|\.\d)"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
-        (re.compile(r"(?<![\d.])(\d{3,4})(?=\s?室)"), marked("number", lambda m: read_digits(m.group(1)))),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), marked("number", lambda m: read_digits(m.group(1)))),
         # an event named by its date's digits (911事件, 721事件): digit by digit, as the name is said
-        (re.compile(r"(?<![\d.,])(\d{3,4})(?=\s?事件)"), marked("number", lambda m: read_digits(m.group(1)))),
+        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?事件)"), marked("number", lambda m: read_digits(m.group(1)))),
         # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
         (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
-                    r"(?![\d.'’′])"), marked("number", _height, keep_prefix=True)),
+                    r"(?![\d'’′]|\.\d)"), marked("number", _height, keep_prefix=True)),
         # elsewhere m'ss" is a race's time where it cannot be feet and inches or a word for a race comes before it
         # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
-        (re.compile(r"(?<![\d.'’′])(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?![\d.]))?"),
+        (re.compile(r"(?<![\d'’′])(?<!\d\.)(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?!\d|\.\d))?"),
          marked("number", read_minutes_seconds)),
         # a listed company's stock code in brackets after its name (騰訊(0700), 港交所(388), 00005.HK): digit by digit,
         # as it is said (零七零零, 三八八)
         (re.compile(r"([\u4e00-\u9fffA-Z]\s?[(（]\s?)(\d{3,5})(?=(?:\.HK)?\s?[)）])"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
-        (re.compile(r"(?<![\d.])(\d{3,5})\.(?=HK(?![A-Za-z]))"), marked("number", lambda m: read_digits(m.group(1)))),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,5})\.(?=HK(?![A-Za-z]))"),
+         marked("number", lambda m: read_digits(m.group(1)))),
         # a number that names an order, an account or a member (單號：123456789, 編號1234): digit by digit, as it
         # is read out; four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km)
         (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|(?<![A-Za-z])(?i:order|ref|tracking))[\s:：#係是為]*)"
-                    rf"(\d{{4,}})(?![\d.,])(?!\s?[{_COUNTED_PAIR}a-z])"),
+                    rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}a-z])"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
-        (re.compile(r"(?<![\d.])(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
-        (re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
-        (re.compile(r"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?(?:km\s?/\s?hr?|kph|KPH|km/H)(?![A-Za-z])"),
+        (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:km\s?/\s?hr?|kph|KPH|km/H)(?![A-Za-z])"),
          lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
-        (re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
+        (re.compile(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
         # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
-        (re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)%"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)%"),
          marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
                                      f"{read_decimal(m.group(3))}")),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
-        (re.compile(r"(?<![\d.\-–])\d(?:[-–]\d){2,}(?![\d.\-–])"),
+        (re.compile(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too; and between a
@@ -359,7 +362,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
         (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
          lambda m: m.group(1) or "大約"),
-        (re.compile(r"(?<![\d.])-?(\d+(?:\.\d+)?)%"),
+        (re.compile(r"(?<!\d)(?<!\d\.)-?(\d+(?:\.\d+)?)%"),
          marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
         # a minus (before the decimals, which would hide its digit: -2.5 is 負二點五); before degrees it is a
@@ -368,23 +371,23 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
         # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16), and so
         # is the dot of a school form (F.5, P.6, S.3: 中五, 小六, 中三 written as Form 5, Primary 6, Secondary 3)
-        (re.compile(r"(?<![A-Za-z])([FPS])\.(?=\d(?![\d.]))"), lambda m: m.group(1) + " "),
+        (re.compile(r"(?<![A-Za-z])([FPS])\.(?=\d(?!\d|\.\d))"), lambda m: m.group(1) + " "),
         (re.compile(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
         # a version or an address of dotted numbers (2.3.1, 192.168.1.1): each number, 點 between them, as it is
         # said (二點三點一; a part of three digits or more digit by digit); a day.month.year is a date (31.12.2024)
-        (re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?!\d|\.\d)"), marked("number", _dotted)),
-        (re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?![\d.])"),
+        (re.compile(r"(?<!\d)(?<!\d\.)\d+(?:\.\d+){2,}(?!\d|\.\d)"), marked("number", _dotted)),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?!\d|\.\d)"),
          marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
-        (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?![\d.,])"), marked("number", lambda m: read_digits(m.group(0)))),
+        (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), marked("number", lambda m: read_digits(m.group(0)))),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two
         # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W) and ordinals (第123A章)
-        (re.compile(r"(?<![\d.,A-Za-z第])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
+        (re.compile(r"(?<![\dA-Za-z第])(?<!\d[.,])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
          marked("number", lambda m: read_digits(m.group(0)))),
         # a bus route of three digits after the verb that takes it (坐962X, 搭101過海, 轉乘N170): digit by digit, as it
         # is said; not what is counted (坐300人)
-        (re.compile(rf"((?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?)([1-9]\d\d)(?![\d.,/:%])(?!\s?[{_COUNTED_PAIR}])"),
+        (re.compile(rf"((?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?)([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), marked("number", _integer)),
     ]
@@ -392,7 +395,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
 
 # A run of digits too long for Python's int() from a string (4,300 digits) is read digit by digit, as read_integer
 # reads every number from 10**16 up; a fraction's digits after its point are read so already
-_HUGE_NUMBER = re.compile(r"(?<![\d.,])\d[\d,]{3999,}")
+_HUGE_NUMBER = re.compile(r"(?<!\d)(?<!\d[.,])\d[\d,]{3999,}")
 
 
 def expand_numbers(text: str) -> str:

@@ -208,6 +208,18 @@ def test_a_romanised_particle_after_han_text_is_the_particle(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("pi係3.14.", "[pi]係三點一四[<.>]"), ("評分4/5.", "評分五分之四[<.>]"), ("US$100.", "一百美元[<.>]"),
+    ("4-4-2.", "四四二[<.>]"), ("1990-1999.", "一九九零至一九九九[<.>]"), ("比數3-1.", "比數三比一[<.>]"),
+    ("Rm 1203.", "[Rm]一二零三[<.>]"), ("CX251，好", "[C][X]二五一[<,>]好"), ("佢話，911事件", "佢話[<,>]九一一事件"),
+    ("好，100 USD", "好[<,>]一百美元"), ("搭101，好", "搭一零一[<,>]好"), ("坐車，962X", "坐車[<,>]九六二[X]"),
+    ("單號：123456789，你", "單號[<,>]一二三四五六七八九[<,>]你"), ("F.5.", "[F]五[<.>]")])
+def test_a_full_stop_or_comma_beside_a_number_ends_the_sentence_not_the_rule(text, expected):
+    """NFKC writes ，as a comma; a rule that took any comma or full stop next to its digits for more of the number
+    missed them at a sentence's end (pi係3.14. read 三 <.> 十四, CX251， 兩百五十一)."""
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
     ("你o岩唔o岩？", "你啱唔啱[<?>]"), ("o既", "嘅"), ("o個度", "嗰度"), ("佢O係度", "佢喺度"), ("Logo係", "[Logo]係"),
     ("o人", "[O]人")])
 def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, expected):
