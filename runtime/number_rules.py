@@ -79,6 +79,11 @@ from .numbers import read_decimal, read_digits, read_integer, read_separated
 _NO_TWO_BEFORE = set("月日號樓期比乘字")
 # ... and where a range ends before them (2-3月: 二至三月); not 日 nor 字, since 2-3日 is two or three days, 兩至三日
 _NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日", "字"}
+# Where a dash before a digit is a minus sign: at the start, after a space, an opening bracket or quote, a colon, a
+# comma or Han text (氣溫-5度, 好，-3, 「-3」); after a digit it is a range or a minus in a sum
+_MINUS_AFTER = r"(?:(?<=^)|(?<=[\s(（:：,，、;「『\"“])|(?<=[\u4e00-\u9fff]))"
+# what a number after it is a term of, said as a plain number (10÷2, =2, 3比2, x2, 31/2): 二, never 兩
+_OPERATORS = set("乘÷=比×*/")
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 _SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
@@ -158,6 +163,8 @@ def _integer(m: re.Match[str]) -> str:
     before, following = m.string[m.start() - 1: m.start()], m.string[m.end(): m.end() + 1]
     if before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
+    if before in _OPERATORS:
+        return read_integer(value)  # the second term of a sum or a score: 10÷2啦, 3比2啦, 雞翼x2啦 (二, not 兩)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if following == "年" and len(m.group(0)) == 4:
@@ -334,7 +341,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a number that names an order, an account or a member (單號：123456789, 編號1234): digit by digit, as it
         # is read out; four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km)
         (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|(?<![A-Za-z])(?i:order|ref|tracking))[\s:：#係是為]*)"
-                    rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}a-z])"),
+                    rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?(?:{units})(?![A-Za-z]))"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
@@ -360,15 +367,15 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
                     r"(?=[\d\ue000]|(?:(?<=[A-Z]\d-)|(?<=[A-Z][\s.]\d-))[A-Z][\s.]?\d)"), lambda m: "至"),
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
-        (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
+        (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，、;「『\"“]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
          lambda m: m.group(1) or "大約"),
         (re.compile(r"(?<!\d)(?<!\d\.)-?(\d+(?:\.\d+)?)%"),
          marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
         # a minus (before the decimals, which would hide its digit: -2.5 is 負二點五); before degrees it is a
         # temperature below zero, said 零下 (氣溫-5度, -3°C -> 零下五度, 零下三度)
-        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
-        (re.compile(r"(?:(?<=^)|(?<=[\s(（:：])|(?<=[\u4e00-\u9fff]))-(?=\d)"), lambda m: "負"),
+        (re.compile(rf"{_MINUS_AFTER}-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
+        (re.compile(rf"{_MINUS_AFTER}-(?=\d)"), lambda m: "負"),
         # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16), and so
         # is the dot of a school form (F.5, P.6, S.3: 中五, 小六, 中三 written as Form 5, Primary 6, Secondary 3)
         (re.compile(r"(?<![A-Za-z])([FPS])\.(?=\d(?!\d|\.\d))"), lambda m: m.group(1) + " "),

@@ -1,6 +1,7 @@
 """The number rules run as one pass before segmentation; their readings are tested through normalize, in
 test_normalize.py."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,3 +16,34 @@ def test_the_number_rules_are_skipped_only_where_none_could_match(text):
     for pattern, repl in number_rules():
         expected = pattern.sub(repl, expected)
     assert expand_numbers(text) == expected
+
+
+# What a number is read as does not depend on the punctuation around it: each of these, wrapped in each of these,
+# reads the same inside (a comma or full stop beside a number was taken for more of it; a minus or a tilde after a
+# comma or an opening quote was lost)
+_READINGS = ["3.14", "CX251", "911事件", "評分4/5", "1990-1999", "4-4-2", "比數3-1", "Rm 1203", "US$100", "-3",
+             "-3°C", "~100人", "單號：123456789", "搭101", "962X", "騰訊(0700)", "7:30pm", "5/3開會", "2024年3月5日",
+             "$12.50", "50%", "5km", "第2次", "2個", "10÷2"]
+_WRAPPERS = [("", "，好"), ("好，", ""), ("「", "」"), ("(", ")"), ("好 ", " 好"), ("", "。"), ("，", "."), ("", ",")]
+
+
+def _said(text: str) -> str:
+    from cantoedge.runtime.normalize import normalize
+
+    return "".join(s.text for s in normalize(text)[0] if s.kind != "pause")
+
+
+@pytest.mark.parametrize("text", _READINGS)
+def test_a_number_reads_the_same_whatever_punctuation_surrounds_it(text):
+    alone = _said(text)
+    for before, after in _WRAPPERS:
+        assert alone in _said(before + text + after), (before, text, after)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("10÷2啦", "十除以二啦"), ("3比2啦", "三比二啦"), ("雞翼x2啦", "雞翼乘二啦"), ("3-1=2啦", "三減一等於二啦"),
+    ("加2個", "加兩個"), ("減2蚊", "減兩蚊"), ("好，-3度", "好零下三度"), ("「~100人」", "大約一百人")])
+def test_a_term_after_an_operator_is_plain_and_a_sign_after_punctuation_is_kept(text, expected):
+    """10÷2啦 read 除以兩: a 2 before Han text was counted; after an operator it is a term (加 and 減 still count).
+    好，-3度 lost its 零下 and 「~100人」 its 大約: a comma or a quote before the sign was not a place for one."""
+    assert _said(text) == expected
