@@ -82,8 +82,9 @@ _NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日", "字"}
 # Where a dash before a digit is a minus sign: at the start, after a space, an opening bracket or quote, a colon, a
 # comma or Han text (氣溫-5度, 好，-3, 「-3」); after a digit it is a range or a minus in a sum
 _MINUS_AFTER = r"(?:(?<=^)|(?<=[\s(（:：,，、;「『\"“])|(?<=[\u4e00-\u9fff]))"
-# what a number after it is a term of, said as a plain number (10÷2, =2, 3比2, x2, 31/2): 二, never 兩
-_OPERATORS = set("乘÷=比×*/")
+# what a number after it is a term of, said as a plain number (10÷2, =2, x2): 二, never 兩; not 比, also "than"
+# (比2個月前, 兩個月), nor /, also "per" ($100/2人)
+_OPERATORS = set("乘÷=×*")
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 _SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
@@ -164,7 +165,7 @@ def _integer(m: re.Match[str]) -> str:
     if before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
     if before in _OPERATORS:
-        return read_integer(value)  # the second term of a sum or a score: 10÷2啦, 3比2啦, 雞翼x2啦 (二, not 兩)
+        return read_integer(value)  # the second term of a sum: 10÷2啦, 雞翼x2啦 (二, not 兩)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if following == "年" and len(m.group(0)) == 4:

@@ -41,8 +41,9 @@ def test_a_number_reads_the_same_whatever_punctuation_surrounds_it(text):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("10÷2啦", "十除以二啦"), ("3比2啦", "三比二啦"), ("雞翼x2啦", "雞翼乘二啦"), ("3-1=2啦", "三減一等於二啦"),
-    ("加2個", "加兩個"), ("減2蚊", "減兩蚊"), ("好，-3度", "好零下三度"), ("「~100人」", "大約一百人")])
+    ("10÷2啦", "十除以二啦"), ("雞翼x2啦", "雞翼乘二啦"), ("3-1=2啦", "三減一等於二啦"),
+    ("加2個", "加兩個"), ("減2蚊", "減兩蚊"), ("比2個月前", "比兩個月前"), ("$100/2人", "一百蚊兩人"),
+    ("好，-3度", "好零下三度"), ("「~100人」", "大約一百人")])
 def test_a_term_after_an_operator_is_plain_and_a_sign_after_punctuation_is_kept(text, expected):
     """10÷2啦 read 除以兩: a 2 before Han text was counted; after an operator it is a term (加 and 減 still count).
     好，-3度 lost its 零下 and 「~100人」 its 大約: a comma or a quote before the sign was not a place for one."""
