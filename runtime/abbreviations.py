@@ -42,6 +42,8 @@ INFIX_LETTERS = {"eg", "ie", "cf"}  # spelled, and never the end of a sentence
 _DOTTED = re.compile(r"(?<![A-Za-z0-9.@])(?:(?:[A-Za-z]\.)+[A-Za-z]\.?|Ph\.D\.?)(?![A-Za-z0-9@]|\.[A-Za-z0-9])")
 _WORD = re.compile(r" *([A-Za-z]+)")
 _POSSESSIVE = re.compile(r" *[A-Z][a-z]*'s(?![A-Za-z])")  # a saint's church or school: St. Paul's, St. John's
+# the Latin word right before a position, only spaces between (a name before St.: Queen St. Central)
+_PREVIOUS_WORD = re.compile(r"(?<![A-Za-z'])([A-Za-z][A-Za-z']*) *$")
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,9 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
     following = _next_word(text, end + 1 if dot else end)
     before_name = following[:1].isupper()
     if key == "st" and (dot or before_name):
-        previous = text[:start].rstrip().split(" ")[-1] if text[:start].strip() else ""
-        after_name = previous[:1].isupper() and previous.isascii() and previous.replace("'", "").isalpha()
+        # the word just before, spaces between (好，Queen St. Central: Queen, not 好,Queen)
+        previous = _PREVIOUS_WORD.search(text, max(0, start - 40), start)
+        after_name = previous is not None and previous.group(1)[:1].isupper()
         if _POSSESSIVE.match(text, end + dot) or before_name and not after_name:  # St. Paul's, 去St. Andrew
             return Abbreviation(token + "." * dot, SAINT, "", end + dot, False)
         return _suffix(text, token, STREET, end, dot)  # Queen St. Central, Wing Lok St.

@@ -31,6 +31,10 @@ def said(text: str) -> list[tuple[str, str]]:
     ("Queen St.有間舖", [("Queen", "english"), ("St.", "street"), ("有間舖", "han")]),
     ("Visit St. John's", [("Visit", "english"), ("St.", "saint"), ("John's", "english")]),  # a possessive: a saint
     ("Queen St. Central", [("Queen", "english"), ("St.", "street"), ("Central", "english")]),
+    # the name right before it, whatever comes before the name (it read saint after 好， or 去)
+    ("好，Queen St. Central", [("好", "han"), ("<,>", "<,>"), ("Queen", "english"), ("St.", "street"),
+                              ("Central", "english")]),
+    ("去Queen St. Central", [("去", "han"), ("Queen", "english"), ("St.", "street"), ("Central", "english")]),
     ("No. 1", [("No.", "number"), ("一", "han")]),
     ("No.1", [("No.", "number"), ("一", "han")]),
     ("Rm 1203", [("Rm", "room"), ("一二零三", "han")]),  # a room number, digit by digit
