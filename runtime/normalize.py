@@ -48,13 +48,14 @@ LETTER_READINGS: dict[str, tuple[str, ...]] = {
 }
 
 PUNCTUATION_PAUSES: dict[str, str] = {
-    **dict.fromkeys(",、;:，；：…—–-~～·", PAUSE_COMMA),
+    **dict.fromkeys(",、;:，；：…—–-~～", PAUSE_COMMA),
     **dict.fromkeys(".。｡", PAUSE_STOP),
     **dict.fromkeys("?？", PAUSE_QUESTION),
     **dict.fromkeys("!！", PAUSE_EXCLAIM),
 }
 # Brackets and quotes carry no sound; they are dropped without a warning.
-SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|")
+# So are the dots between a foreign name's parts (唐納·特朗普, as Chinese writes it; they were a pause).
+SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|·‧・")
 # Symbols said as words (NFKC writes ℃ as °C, so ° is 度)
 SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "%": "%", "×": "乘", "÷": "除以"}
 

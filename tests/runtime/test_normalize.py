@@ -227,6 +227,10 @@ def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, e
     assert han(text) == expected
 
 
+def test_the_dot_between_a_foreign_names_parts_is_no_pause():
+    assert han("唐納·特朗普") == han("唐納‧特朗普") == "唐納特朗普"
+
+
 def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
     assert han("你好，世界！１２３") == "你好[<,>]世界[<!>]一百二十三"
     assert han("真係？！") == "真係[<?>]"
