@@ -14,9 +14,9 @@ Readings chosen (documented in the README):
 - abbreviations (runtime/abbreviations.py): Mr. Dr. St. No. Ltd. etc. read as their words, U.S.A. and e.g.
   spelled, and their dots a full stop only where a sentence ends there;
 - laughter written haha, hehe, hihi is 哈哈, 嘿嘿, 嘻嘻 (haa1, he1, hi1 a pair, at most four); a word stretched in
-  chat is read as the word (sooo -> so, goood -> good); sentence particles
-  romanised after Han text are the particles (好正ge -> 好正嘅, 係咪ar -> 係咪呀, 唔好ga -> 唔好㗎), and an o
-  before a character stands for the character with 口 beside it (o岩 -> 啱, o既 -> 嘅);
+  chat is read as the word (sooo -> so, goood -> good);
+- sentence particles romanised after Han text are the particles (好正ge -> 好正嘅, 係咪ar -> 係咪呀, 唔好ga -> 唔好㗎),
+  and an o before a character stands for the character with 口 beside it (o岩 -> 啱, o既 -> 嘅);
 - accented Latin letters are read as their base letters (café as cafe, Straße as Strasse); words with an
   apostrophe (don't, McDonald's, I’m) are looked up whole;
 - Hong Kong places romanised (runtime/places.py: Tsim Sha Tsui, Mong Kok) are read as their Han names;

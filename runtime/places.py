@@ -6,6 +6,7 @@ words; only Title Case or capitals are taken (tai po in chat is left alone)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 # Districts, towns and MTR stations whose English name is their Cantonese name romanised (the Government's
@@ -48,7 +49,7 @@ def _written_as_a_name(text: str) -> bool:
     return all(word[0].isupper() and (word[1:].islower() or word.isupper()) for word in text.split())
 
 
-def place_names(text: str, mark) -> str:
+def place_names(text: str, mark: Callable[[str], str]) -> str:
     """``text`` with each romanised place name replaced by its Han name, passed through ``mark`` (the caller's
     marker, so its segments say where their reading came from)."""
     if not any(ch.isascii() and ch.isupper() for ch in text):
