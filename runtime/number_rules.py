@@ -292,7 +292,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
         # (Hong Kong often writes the minutes after a dot: 3.30pm)
-        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])\.?[mM]\.?(?![A-Za-z])"),
+        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"),
          marked("number", read_twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), marked("number", read_time)),
         # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2
