@@ -161,10 +161,13 @@ def _fraction(m: re.Match[str]) -> str:
 
 def _integer(m: re.Match[str]) -> str:
     value = int(m.group(0).replace(",", ""))
-    before, following = m.string[m.start() - 1: m.start()], m.string[m.end(): m.end() + 1]
-    if before == "第":
+    before = m.string[m.start() - 1: m.start()]
+    # the words around it, past a space or two typed between (有 2 個, 第 2 次, 2024 年: 兩個, 第二次, 二零二四年)
+    word_before = m.string[max(0, m.start() - 3): m.start()].rstrip(" ")[-1:]
+    following = m.string[m.end(): m.end() + 3].lstrip(" ")[:1]
+    if word_before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    if before in _OPERATORS:
+    if word_before in _OPERATORS:
         return read_integer(value)  # the second term of a sum: 10÷2啦, 雞翼x2啦 (二, not 兩)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
@@ -356,7 +359,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
         # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)%"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)\s?%"),
          marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
                                      f"{read_decimal(m.group(3))}")),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
@@ -370,7 +373,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
         (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，、;「『\"“]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
          lambda m: m.group(1) or "大約"),
-        (re.compile(r"(?<!\d)(?<!\d\.)-?(\d+(?:\.\d+)?)%"),
+        (re.compile(r"(?<!\d)(?<!\d\.)-?(\d+(?:\.\d+)?)\s?%"),
          marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
         # a minus (before the decimals, which would hide its digit: -2.5 is 負二點五); before degrees it is a

@@ -41,6 +41,16 @@ def test_a_number_reads_the_same_whatever_punctuation_surrounds_it(text):
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("我有2 個蘋果", "我有兩個蘋果"), ("第 2 次", "第二次"), ("2024 年", "二零二四年"), ("80 後", "八零後"),
+    ("30 %", "百分之三十"), ("10-20 %", "百分之十至二十"), ("2 月", "二月"), ("I have 2 個", "[I][have]兩個")])
+def test_a_space_typed_between_a_number_and_its_word_changes_nothing(text, expected):
+    """Mixed typing puts spaces around numbers (有 2 個): the 2 read 二, 2024 年 a cardinal and 30 % lost its %."""
+    from cantoedge.runtime.normalize import normalize
+
+    assert "".join(s.text if s.kind != "reading" else f"[{s.text}]" for s in normalize(text)[0]) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
     ("10÷2啦", "十除以二啦"), ("雞翼x2啦", "雞翼乘二啦"), ("3-1=2啦", "三減一等於二啦"),
     ("加2個", "加兩個"), ("減2蚊", "減兩蚊"), ("比2個月前", "比兩個月前"), ("$100/2人", "一百蚊兩人"),
     ("好，-3度", "好零下三度"), ("「~100人」", "大約一百人")])
