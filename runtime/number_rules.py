@@ -46,7 +46,7 @@ Readings chosen:
 - codes, digit by digit: three or more digits, or a leading zero, written onto letters (CX251, A380, HK01), three
   or more before a capital letter that is no unit (962X, 1205A室, 13700K), a stock code after its company (騰訊(0700)
   -> 騰訊零七零零), the number of an order or an account (單號：123456789), a bus route of three digits after 坐 or 搭
-  (搭101過海 -> 搭一零一過海), and any number written with a leading zero (007, 05年);
+  (搭101過海 -> 搭一零一過海; 搭A21 -> 搭 A 二一), and any number written with a leading zero (007, 05年);
 - dotted numbers with 點 between them (2.3.1 -> 二點三點一, 192.168.1.1); a school form's dot is no pause (F.5);
 - speeds 50km/h -> 每小時五十公里 (時速250km/h -> 時速兩百五十公里); 2手 before goods is 二手 (2手樓), before
   shares 兩手; 3-1=2 -> 三減一等於二; a plus after a round number, 10+年 -> 十幾年.
@@ -399,6 +399,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a bus route of three digits after the verb that takes it (坐962X, 搭101過海, 轉乘N170): digit by digit, as it
         # is said; not what is counted (坐300人)
         (re.compile(rf"((?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?)([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
+         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+        # ... and one of two digits after its letters (搭A21, 坐E23, 搭NA29: A 二一, E 二三), as a code's are
+        (re.compile(rf"((?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?[A-Z]{{1,2}})(\d\d)(?![\d%]|[.,/:]\d)"
+                    rf"(?!\s?[{_COUNTED_PAIR}])"),
          marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), marked("number", _integer)),
     ]
