@@ -162,9 +162,12 @@ def _fraction(m: re.Match[str]) -> str:
 def _integer(m: re.Match[str]) -> str:
     value = int(m.group(0).replace(",", ""))
     before = m.string[m.start() - 1: m.start()]
-    # the words around it, past a space or two typed between (有 2 個, 第 2 次, 2024 年: 兩個, 第二次, 二零二四年)
+    # the words around it, past a space or two typed between (有 2 個, 第 2 次, 2024 年: 兩個, 第二次, 二零二四年);
+    # past a space only what it counts or names, not a particle or a new clause (Switch 2 啦, 3:2 啦: 二)
     word_before = m.string[max(0, m.start() - 3): m.start()].rstrip(" ")[-1:]
     following = m.string[m.end(): m.end() + 3].lstrip(" ")[:1]
+    if following != m.string[m.end(): m.end() + 1] and following not in _COUNTED_PAIR + "後":
+        following = " "
     if word_before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
     if word_before in _OPERATORS:

@@ -42,7 +42,8 @@ def test_a_number_reads_the_same_whatever_punctuation_surrounds_it(text):
 
 @pytest.mark.parametrize("text, expected", [
     ("我有2 個蘋果", "我有兩個蘋果"), ("第 2 次", "第二次"), ("2024 年", "二零二四年"), ("80 後", "八零後"),
-    ("30 %", "百分之三十"), ("10-20 %", "百分之十至二十"), ("2 月", "二月"), ("I have 2 個", "[I][have]兩個")])
+    ("30 %", "百分之三十"), ("10-20 %", "百分之十至二十"), ("2 月", "二月"), ("I have 2 個", "[I][have]兩個"),
+    ("Switch 2 啦", "[Switch]二啦"), ("3:2 啦", "三比二啦"), ("Tower 2 好", "[Tower]二好")])
 def test_a_space_typed_between_a_number_and_its_word_changes_nothing(text, expected):
     """Mixed typing puts spaces around numbers (有 2 個): the 2 read 二, 2024 年 a cardinal and 30 % lost its %."""
     from cantoedge.runtime.normalize import normalize
