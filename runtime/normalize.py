@@ -32,7 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .abbreviations import Abbreviation, find_abbreviation
-from .dates import WEEKDAY, read_weekday_range
+from .dates import WEEKDAY, read_weekday, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .marks import END, MARK_KIND, MARKS, is_han, marked
 from .number_rules import expand_numbers
@@ -267,6 +267,10 @@ _O_FOR_MOUTH = re.compile("(?<![A-Za-z])[oO]([" + "".join(O_FOR_MOUTH) + "])")
 
 # a range of English weekdays (opening hours: Mon-Fri, Sat - Sun, Monday to Friday): 星期一至五
 _WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({WEEKDAY})(?![A-Za-z])")
+# ... and one weekday written short before a time or a date (Fri 5pm, Sat 3/8): 星期五, as the range is said;
+# letter-to-sound read Fri fi1 (a full name, Friday, stays the English word)
+_WEEKDAY_SHORT = re.compile(r"(?<![A-Za-z])(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)\.?"
+                            r"(?=\s\d)")
 
 
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
@@ -286,7 +290,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = place_names(text, lambda han: MARKS["place"] + han + END)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)
-    text = expand_numbers(_WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text))
+    text = _WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text)
+    text = expand_numbers(_WEEKDAY_SHORT.sub(marked("date", lambda m: read_weekday(m.group(1))), text))
     segments: list[Segment] = []
     han: list[str] = []
     source = ""  # inside a rewritten number or date

@@ -85,6 +85,12 @@ _MINUS_AFTER = r"(?:(?<=^)|(?<=[\s(（:：,，、;「『\"“])|(?<=[\u4e00-\u9f
 # what a number after it is a term of, said as a plain number (10÷2, =2, x2): 二, never 兩; not 比, also "than"
 # (比2個月前, 兩個月), nor /, also "per" ($100/2人)
 _OPERATORS = set("乘÷=×*")
+# an English word after a number and a space (2 days, 2 emails): what it counts, unless a word that counts nothing
+_ENGLISH_WORD_AFTER = re.compile(r" ([a-z]{3,})(?![A-Za-z])")
+_NOT_COUNTED_ENGLISH = frozenset(
+    "and the for but not nor yet are was were has had have its per via off out all any with from into than then that "
+    "this these those which what when where who whom you your our their his her she they will would can could should "
+    "may might must plus minus".split())
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 _SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
@@ -99,7 +105,7 @@ _RANGE_OF = _FRACTION_OF + "點時月號日歲人度分秒年元蚊天週周名�
 _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before these counts them (車牌3個), not a label
 # ... and these too, where a pair of numbers is a range of them, not a score, a phone number or a span of years
 # (打咗2-3個鐘, 贏咗2-3萬, 2000-2500人)
-_COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘"
+_COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘股"
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
 _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
 # a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
@@ -182,6 +188,9 @@ def _integer(m: re.Match[str]) -> str:
         return read_integer(value)  # a formula or a code: CO2排放 is C O 二
     if value == 2 and _SECOND_HAND.match(m.string, m.end()):
         return "二"  # second-hand: 2手樓 is 二手樓
+    if value == 2 and before not in _OPERATORS and (word := _ENGLISH_WORD_AFTER.match(m.string, m.end())) \
+            and word.group(1) not in _NOT_COUNTED_ENGLISH:
+        return "兩"  # two of what an English word names: 2 days, 2 emails (兩 days, as it is said)
     if following == "至" and (end := _RANGE_END.match(m.string, m.end())) and end.group(1) in _NO_TWO_IN_RANGE:
         return read_integer(value)  # a range of months, dates or floors: 2-3月 is 二至三月, as 2月 is 二月
     return _counting(value, following)
@@ -234,6 +243,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                                     read_integer(int(m.group(2) or m.group(3)))) + "年代")),
         (re.compile(r"(?<!\d)(?<!\d\.)(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
          marked("number", lambda m: read_digits(m.group(1)))),
+        # a race's distance after 跑 (跑咗10K, 跑5K): the number and the letter K, as it is said, not thousands
+        (re.compile(r"((?:跑|跑咗|跑左|跑完)\s?)(\d{1,2})(?=\s?[Kk](?![A-Za-z]))"),
+         marked("number", lambda m: "兩" if m.group(2) == "2" else read_integer(int(m.group(2))), keep_prefix=True)),
         # a screen's resolution (4K電視, 8K TV, 4K 60fps): the number and the letter K, not thousands (月薪20K, $30K)
         (re.compile(r"(?<![\d$])(?<!\d\.)([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
                     r"(?i:TV|HDR|UHD|video|monitor|mon|\d{2,3}\s?(?:fps|p))(?![A-Za-z])))"),
@@ -395,6 +407,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
         (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), marked("number", lambda m: read_digits(m.group(0)))),
+        # ... or after them and a space (CX 888, RTX 4090), unless what it counts follows (HSBC 1000股)
+        (re.compile(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,5}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"),
+         marked("number", lambda m: read_digits(m.group(0)))),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two
         # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W) and ordinals (第123A章)
         (re.compile(r"(?<![\dA-Za-z第])(?<!\d[.,])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),

@@ -168,6 +168,16 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("1205A室", "一二零五[A]室"), ("13700K", "一三七零零[K]"), ("2024Q3", "二零二四[Q]三"), ("12B室", "十二[B]室"),
     ("100M", "一百[M]"), ("500G", "五百[G]"), ("第123A章", "第一百二十三[A]章"),
     ("人工25K", "人工兩萬五千"), ("500K", "五十萬"),
+    # ... or after two capitals and a space; not what it counts
+    ("Flight CX 888", "[Flight][C][X]八八八"), ("RTX 4090", "[R][T][X]四零九零"), ("HSBC 1000股", "[H][S][B][C]一千股"),
+    # a race's distance after 跑: the number and the letter K; elsewhere K is thousands
+    ("我跑咗10K", "我跑咗十[K]"), ("跑咗2K", "跑咗兩[K]"), ("月薪20K", "月薪兩萬"),
+    # 2 before an English word it counts is 兩, as it is said; not before a word that counts nothing
+    ("send咗2 emails", "[send]咗兩[emails]"), ("2 days完成", "兩[days]完成"), ("2 and 3", "二[and]三"),
+    ("page 2 of 10", "[page]二[of]十"),
+    # a weekday written short before a time or a date is 星期, as a range of them is said; a full name stays English
+    ("deadline係Fri 5pm", "[deadline]係星期五下午五點"), ("Sat 3/8見", "星期六八月三號見"),
+    ("Tue. 10am", "星期二上午十點"), ("Sun Hung Kai", "[Sun][Hung][Kai]"), ("Friday 5pm", "[Friday]下午五點"),
     # a bus route of three digits after the verb that takes it, digit by digit; not a count
     ("坐962X去中環", "坐九六二[X]去中環"), ("搭101過海", "搭一零一過海"), ("搭咗269B", "搭咗二六九[B]"),
     ("坐300人", "坐三百人"), ("坐40M", "坐四十[M]"), ("搭A21去機場", "搭[A]二一去機場"), ("坐E23", "坐[E]二三"),
