@@ -119,6 +119,11 @@ _PHONE_WORD = r"(?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|w
 _AFTER_PHONE_WORD = re.compile(_PHONE_WORD + "$")
 
 
+# What a comparison before a number is said as
+_COMPARISONS = {"<": "少於", ">": "大於", "≤": "小於或等於", "≦": "小於或等於", "≥": "大於或等於", "≧": "大於或等於",
+                "≈": "約", "±": "加減"}
+
+
 # A word for a speed just before it (時速250km/h): the speed is then said without 每小時
 _AFTER_SPEED_WORD = re.compile(r"時速[\s:：達約為係是]*$")
 
@@ -385,6 +390,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # letter's numbers: Q1-Q3, F.1-F.3 -> Q一至Q三, F一至F三)
         (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
                     r"(?=[\d\ue000]|(?:(?<=[A-Z]\d-)|(?<=[A-Z][\s.]\d-))[A-Z][\s.]?\d)"), lambda m: "至"),
+        # a comparison before a number, as a notice says it (CT值<30, 體溫>37.5°C, ≥30度, ±5%): 少於, 大於 …
+        (re.compile(r"([<>≤≥≦≧≈±])\s?(?=[\d\ue000])"), lambda m: _COMPARISONS[m.group(1)]),
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
         (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，、;「『\"“]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
          lambda m: m.group(1) or "大約"),
