@@ -124,6 +124,9 @@ _COMPARISONS = {"<": "少於", ">": "大於", "≤": "小於或等於", "≦": "
                 "≈": "約", "±": "加減"}
 
 
+_COMPARED = tuple(set(_COMPARISONS.values()) - {"約"})  # what a number before them is compared by (2>1: 二大於一)
+
+
 # A word for a speed just before it (時速250km/h): the speed is then said without 每小時
 _AFTER_SPEED_WORD = re.compile(r"時速[\s:：達約為係是]*$")
 
@@ -181,8 +184,8 @@ def _integer(m: re.Match[str]) -> str:
         following = " "
     if word_before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    if word_before in _OPERATORS:
-        return read_integer(value)  # the second term of a sum: 10÷2啦, 雞翼x2啦 (二, not 兩)
+    if word_before in _OPERATORS or m.string.startswith(_COMPARED, m.end()):
+        return read_integer(value)  # a term of a sum or a comparison: 10÷2啦, 雞翼x2啦, 2>1 (二, not 兩)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if following == "年" and len(m.group(0)) == 4:

@@ -178,6 +178,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a comparison before a number, as a notice says it; elsewhere < and > are brackets, silent
     ("CT值<30", "[C][T]值少於三十"), ("體溫>37.5°C", "體溫大於三十七點五度"), ("≥30度", "大於或等於三十度"),
     ("≤12歲", "小於或等於十二歲"), ("±5%", "加減百分之五"), ("≈100人", "約一百人"), ("<好>", "好"),
+    ("2>1", "二大於一"), ("2±1", "二加減一"),
     # a weekday written short before a time or a date is 星期, as a range of them is said; a full name stays English
     ("deadline係Fri 5pm", "[deadline]係星期五下午五點"), ("Sat 3/8見", "星期六八月三號見"),
     ("Tue. 10am", "星期二上午十點"), ("Sun Hung Kai", "[Sun][Hung][Kai]"), ("Friday 5pm", "[Friday]下午五點"),
