@@ -210,6 +210,10 @@ UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "
          "sec": "秒", "secs": "秒", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
+# ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
+# one letter (5M, 3G) nor hp (5HP stays letters)
+UNITS.update({spelling: said for unit, said in list(UNITS.items()) if unit.isalpha() and len(unit) > 1 and unit != "hp"
+              for spelling in (unit.upper(), unit.capitalize()) if spelling not in UNITS})
 
 
 @cache
@@ -377,7 +381,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<!\d)(?<!\d\.)(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
         (re.compile(r"(?<!\d)(?<!\d\.)(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
-        (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:km\s?/\s?hr?|kph|KPH|km/H)(?![A-Za-z])"),
+        (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
          lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
         (re.compile(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),

@@ -175,6 +175,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # 2 before an English word it counts is 兩, as it is said; not before a word that counts nothing
     ("send咗2 emails", "[send]咗兩[emails]"), ("2 days完成", "兩[days]完成"), ("2 and 3", "二[and]三"),
     ("page 2 of 10", "[page]二[of]十"),
+    # units in capitals or with a capital first, as signs write them; one letter stays a letter
+    ("5KM", "五公里"), ("100KG", "一百公斤"), ("500ML", "五百毫升"), ("2HRS", "兩小時"), ("5 Km", "五公里"),
+    ("50KM/H", "每小時五十公里"), ("3M口罩", "三[M]口罩"), ("5G", "五[G]"),
     # a comparison before a number, as a notice says it; elsewhere < and > are brackets, silent
     ("CT值<30", "[C][T]值少於三十"), ("體溫>37.5°C", "體溫大於三十七點五度"), ("≥30度", "大於或等於三十度"),
     ("≤12歲", "小於或等於十二歲"), ("±5%", "加減百分之五"), ("≈100人", "約一百人"), ("<好>", "好"),
