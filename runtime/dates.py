@@ -142,13 +142,29 @@ def read_twelve_hour(m: re.Match[str]) -> str:
     hour, minute, pm = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower() == "p"
     if not 1 <= hour <= 12:
         return m.group(0)
+    return _part_of_day(m, hour, pm) + clock(hour, minute, None)
+
+
+def _part_of_day(m: re.Match[str], hour: int, pm: bool) -> str:
+    """The part of the day before a twelve-hour time (上午, 下午, 晚上 …), or nothing where the text says it already
+    (今晚7:30pm is 今晚七點半)."""
     if m.string[: m.start()].rstrip().endswith(PARTS_OF_DAY):
-        part = ""  # the text says it already: 今晚7:30pm is 今晚七點半
-    elif pm:
-        part = "中午" if hour == 12 else "下午" if hour <= 6 else "晚上"
-    else:
-        part = "凌晨" if hour == 12 or hour < 6 else "上午"
-    return part + clock(hour, minute, None)
+        return ""
+    if pm:
+        return "中午" if hour == 12 else "下午" if hour <= 6 else "晚上"
+    return "凌晨" if hour == 12 or hour < 6 else "上午"
+
+
+def read_twelve_hour_range(m: re.Match[str]) -> str:
+    """2-4pm -> 下午兩點至四點, 7-9:30pm -> 晚上七點至九點半: a range whose end alone says am or pm, its part of the day
+    said once, first, from the start's hour (11-12pm runs to noon: 上午十一點至十二點); where the start is past the end
+    (11-1pm: the morning) it is left as written."""
+    start, start_minute, end, end_minute = int(m.group(1)), int(m.group(2) or 0), int(m.group(3)), int(m.group(4) or 0)
+    if not (1 <= start <= 12 and 1 <= end <= 12) or (start > end and start != 12):
+        return m.group(0)
+    pm = m.group(5).lower() == "p"
+    part = _part_of_day(m, start, pm if end != 12 or start == 12 else not pm)  # 11-12pm: to noon, from the morning
+    return part + clock(start, start_minute, None) + "至" + clock(end, end_minute, None)
 
 
 def clock(hour: int, minute: int, second: str | None) -> str:

@@ -67,6 +67,7 @@ from .dates import (
     read_minutes_seconds,
     read_time,
     read_twelve_hour,
+    read_twelve_hour_range,
     read_weekday,
     read_year_span,
     said_before,
@@ -321,6 +322,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
         (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
+        # a range whose end alone says am or pm: the part of the day once, first (2-4pm -> 下午兩點至四點)
+        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?::([0-5]\d))?\s?[-–~至到]\s?(\d{1,2})(?:[:.]([0-5]\d))?\s?"
+                    r"([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"), marked("number", read_twelve_hour_range)),
         # (Hong Kong often writes the minutes after a dot: 3.30pm)
         (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"),
          marked("number", read_twelve_hour)),
