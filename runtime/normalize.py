@@ -288,7 +288,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                    if ch not in MARK_KIND and ch != END)
     text = _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
-    text = place_names(text, lambda han: MARKS["place"] + han + END)
+    text = place_names(text)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)
     text = _WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text)
     text = expand_numbers(_WEEKDAY_SHORT.sub(marked("date", lambda m: read_weekday(m.group(1))), text))

@@ -6,8 +6,9 @@ words; only Title Case or capitals are taken (tai po in chat is left alone)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import cache
+
+from .marks import marked
 
 # Districts, towns and MTR stations whose English name is their Cantonese name romanised (the Government's
 # spelling; a few one-word spellings in common use as well)
@@ -49,15 +50,16 @@ def _written_as_a_name(text: str) -> bool:
     return all(word[0].isupper() and (word[1:].islower() or word.isupper()) for word in text.split())
 
 
-def place_names(text: str, mark: Callable[[str], str]) -> str:
-    """``text`` with each romanised place name replaced by its Han name, passed through ``mark`` (the caller's
-    marker, so its segments say where their reading came from)."""
+def _han_name(m: re.Match[str]) -> str:
+    """The Han name a match spells, or the match as written where it is not written as a name (tai po)."""
+    if not _written_as_a_name(m.group(0)):
+        return m.group(0)
+    return _KEYS[" ".join(m.group(0).split()).casefold()]
+
+
+def place_names(text: str) -> str:
+    """``text`` with each romanised place name replaced by its Han name, marked as a place (so its segments say
+    where their reading came from)."""
     if not any(ch.isascii() and ch.isupper() for ch in text):
         return text
-
-    def replace(m: re.Match[str]) -> str:
-        if not _written_as_a_name(m.group(0)):
-            return m.group(0)
-        return mark(_KEYS[" ".join(m.group(0).split()).casefold()])
-
-    return _place_pattern().sub(replace, text)
+    return _place_pattern().sub(marked("place", _han_name), text)
