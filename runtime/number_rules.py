@@ -74,7 +74,7 @@ from .dates import (
 )
 from .marks import is_han, marked
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
-from .numbers import read_decimal, read_digits, read_integer, read_separated
+from .numbers import read_count, read_decimal, read_digits, read_integer, read_separated
 
 # 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字)
 _NO_TWO_BEFORE = set("月日號樓期比乘字")
@@ -123,13 +123,22 @@ _AFTER_PHONE_WORD = re.compile(_PHONE_WORD + "$")
 # What a comparison before a number is said as
 _COMPARISONS = {"<": "少於", ">": "大於", "≤": "小於或等於", "≦": "小於或等於", "≥": "大於或等於", "≧": "大於或等於",
                 "≈": "約", "±": "加減"}
+# ... and those that a number before them is a term of (2>1: 二大於一; ≈ stands before a number only)
+_COMPARED = tuple(dict.fromkeys(said for sign, said in _COMPARISONS.items() if sign != "≈"))
 
 
-_COMPARED = tuple(set(_COMPARISONS.values()) - {"約"})  # what a number before them is compared by (2>1: 二大於一)
+# The verbs a bus route follows (坐962X, 搭咗A21, 轉乘N170)
+_ROUTE_VERB = r"(?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?"
 
 
 # A word for a speed just before it (時速250km/h): the speed is then said without 每小時
 _AFTER_SPEED_WORD = re.compile(r"時速[\s:：達約為係是]*$")
+
+
+def _digit_by_digit(group: int = 0, keep_prefix: bool = False):
+    """A rule's replacement that reads its ``group`` digit by digit, marked as a number (codes, rooms, routes,
+    stock codes, order numbers: 一二零三); ``keep_prefix`` as in ``marked``."""
+    return marked("number", lambda m: read_digits(m.group(group)), keep_prefix=keep_prefix)
 
 
 def _dotted(m: re.Match[str]) -> str:
@@ -197,8 +206,8 @@ def _integer(m: re.Match[str]) -> str:
         return read_integer(value)  # a formula or a code: CO2排放 is C O 二
     if value == 2 and _SECOND_HAND.match(m.string, m.end()):
         return "二"  # second-hand: 2手樓 is 二手樓
-    if value == 2 and before not in _OPERATORS and (word := _ENGLISH_WORD_AFTER.match(m.string, m.end())) \
-            and word.group(1) not in _NOT_COUNTED_ENGLISH:
+    word = _ENGLISH_WORD_AFTER.match(m.string, m.end()) if value == 2 else None
+    if word and word.group(1) not in _NOT_COUNTED_ENGLISH:
         return "兩"  # two of what an English word names: 2 days, 2 emails (兩 days, as it is said)
     if following == "至" and (end := _RANGE_END.match(m.string, m.end())) and end.group(1) in _NO_TWO_IN_RANGE:
         return read_integer(value)  # a range of months, dates or floors: 2-3月 is 二至三月, as 2月 is 二月
@@ -255,10 +264,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("date", lambda m: (read_digits(m.group(1)) if m.group(1) else
                                     read_integer(int(m.group(2) or m.group(3)))) + "年代")),
         (re.compile(r"(?<!\d)(?<!\d\.)(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
-         marked("number", lambda m: read_digits(m.group(1)))),
+         _digit_by_digit(1)),
         # a race's distance after 跑 (跑咗10K, 跑5K): the number and the letter K, as it is said, not thousands
         (re.compile(r"((?:跑|跑咗|跑左|跑完)\s?)(\d{1,2})(?=\s?[Kk](?![A-Za-z]))"),
-         marked("number", lambda m: "兩" if m.group(2) == "2" else read_integer(int(m.group(2))), keep_prefix=True)),
+         marked("number", lambda m: read_count(int(m.group(2))), keep_prefix=True)),
         # a screen's resolution (4K電視, 8K TV, 4K 60fps): the number and the letter K, not thousands (月薪20K, $30K)
         (re.compile(r"(?<![\d$])(?<!\d\.)([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
                     r"(?i:TV|HDR|UHD|video|monitor|mon|\d{2,3}\s?(?:fps|p))(?![A-Za-z])))"),
@@ -356,10 +365,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
         # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, 1203室 -> 一二零三
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?!\d|\.\d)"),
-         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), marked("number", lambda m: read_digits(m.group(1)))),
+         _digit_by_digit(2, keep_prefix=True)),
+        (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), _digit_by_digit(1)),
         # an event named by its date's digits (911事件, 721事件): digit by digit, as the name is said
-        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?事件)"), marked("number", lambda m: read_digits(m.group(1)))),
+        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?事件)"), _digit_by_digit(1)),
         # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
         (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
                     r"(?![\d'’′]|\.\d)"), marked("number", _height, keep_prefix=True)),
@@ -370,17 +379,17 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a listed company's stock code in brackets after its name (騰訊(0700), 港交所(388), 00005.HK): digit by digit,
         # as it is said (零七零零, 三八八)
         (re.compile(r"([\u4e00-\u9fffA-Z]\s?[(（]\s?)(\d{3,5})(?=(?:\.HK)?\s?[)）])"),
-         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+         _digit_by_digit(2, keep_prefix=True)),
         (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,5})\.(?=HK(?![A-Za-z]))"),
-         marked("number", lambda m: read_digits(m.group(1)))),
+         _digit_by_digit(1)),
         # a number that names an order, an account or a member (單號：123456789, 編號1234): digit by digit, as it
         # is read out; four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km)
         (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|(?<![A-Za-z])(?i:order|ref|tracking))[\s:：#係是為]*)"
                     rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?(?:{units})(?![A-Za-z]))"),
-         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+         _digit_by_digit(2, keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
-         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+         _digit_by_digit(2, keep_prefix=True)),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (re.compile(r"(?<!\d)(?<!\d\.)(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
         (re.compile(r"(?<!\d)(?<!\d\.)(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
@@ -424,22 +433,22 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
-        (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), marked("number", lambda m: read_digits(m.group(0)))),
+        (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), _digit_by_digit()),
         # ... or after them and a space (CX 888, RTX 4090), unless what it counts follows (HSBC 1000股)
         (re.compile(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,5}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"),
-         marked("number", lambda m: read_digits(m.group(0)))),
+         _digit_by_digit()),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two
         # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W) and ordinals (第123A章)
         (re.compile(r"(?<![\dA-Za-z第])(?<!\d[.,])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
-         marked("number", lambda m: read_digits(m.group(0)))),
+         _digit_by_digit()),
         # a bus route of three digits after the verb that takes it (坐962X, 搭101過海, 轉乘N170): digit by digit, as it
         # is said; not what is counted (坐300人)
-        (re.compile(rf"((?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?)([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
-         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+        (re.compile(rf"({_ROUTE_VERB})([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
+         _digit_by_digit(2, keep_prefix=True)),
         # ... and one of two digits after its letters (搭A21, 坐E23, 搭NA29: A 二一, E 二三), as a code's are
-        (re.compile(rf"((?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?[A-Z]{{1,2}})(\d\d)(?![\d%]|[.,/:]\d)"
+        (re.compile(rf"({_ROUTE_VERB}[A-Z]{{1,2}})(\d\d)(?![\d%]|[.,/:]\d)"
                     rf"(?!\s?[{_COUNTED_PAIR}])"),
-         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+         _digit_by_digit(2, keep_prefix=True)),
         (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), marked("number", _integer)),
     ]
 
@@ -453,7 +462,7 @@ def expand_numbers(text: str) -> str:
     """Numbers, dates, times and money in ``text`` rewritten as marked Han text, by the rules in order."""
     if not any(ch.isdecimal() for ch in text):  # \d is the decimal digits (Unicode Nd), as isdecimal()
         return text
-    text = _HUGE_NUMBER.sub(marked("number", lambda m: read_digits(m.group(0))), text)
+    text = _HUGE_NUMBER.sub(_digit_by_digit(), text)
     for pattern, repl in number_rules():
         text = pattern.sub(repl, text)  # type: ignore[arg-type]
     return text
