@@ -62,6 +62,7 @@ def _after_english_verb(text: str, before_word: bool) -> bool:
         return True
     return text[2:3] not in TIME_WORDS if text[2:3] else before_word
 
+
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place")
