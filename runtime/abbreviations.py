@@ -8,7 +8,8 @@ sentence cut in two. Rules (documented in the README):
   word (Dr -> doctor, St -> saint: St. Paul's, 去St. Andrew, but Queen St. Central is a street) and their
   dot never ends a sentence; written without the dot they are read so too when a capitalised word follows (Dr
   Chan), as CMUdict alone would read Dr as "drive";
-- No. before a number is "number", Rm (its dot or not) "room"; vs. e.g. i.e. are read within the sentence;
+- No. before a number is "number", Rm (its dot or not) "room", Blk block, Lv level, Vol volume, Ch chapter, Ep
+  episode; vs. e.g. i.e. are read within the sentence;
 - suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext, and St after a name: Queen St.)
   are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.) are spelled without a
   pause between them;
@@ -25,7 +26,9 @@ from dataclasses import dataclass
 # the English word each abbreviation is read as (its reading comes from CMUdict, as any English word's)
 TITLES = {"mr": "mister", "mrs": "missus", "ms": "ms", "dr": "doctor", "prof": "professor", "mt": "mount"}
 INFIXES = {"vs": "versus", "no": "number"}  # No. only before a number
-BEFORE_NUMBER = {"rm": "room"}  # before a number, with its dot or without (Rm 1203, Rm. 1203; RM is letters)
+# before a number, with its dot or without (Rm 1203, Rm. 1203, Blk 5, Lv.99, Vol. 2; RM and LV are letters)
+BEFORE_NUMBER = {"rm": "room", "blk": "block", "lv": "level", "lvl": "level", "vol": "volume", "ch": "chapter",
+                 "ep": "episode"}
 SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorporated", "corp": "corporation",
             "jr": "junior", "sr": "senior", "rd": "road", "ave": "avenue", "bldg": "building", "blk": "block",
             "dept": "department", "govt": "government", "sq": "square", "ft": "feet", "ext": "extension"}

@@ -264,6 +264,8 @@ _PARTICLE = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff]) ?(" + "|".join(sorted
 O_FOR_MOUTH = {"岩": "啱", "既": "嘅", "個": "嗰", "係": "喺", "甘": "咁", "黎": "嚟", "野": "嘢", "的": "啲",
                "下": "吓", "向": "响", "架": "㗎", "拿": "嗱"}
 _O_FOR_MOUTH = re.compile("(?<![A-Za-z])[oO]([" + "".join(O_FOR_MOUTH) + "])")
+# ... and a lone d beside Han text is 啲, as chat writes it (快d啦, d人, 好d): it was spelled as the letter D
+_D_FOR_DI = re.compile(r"(?<![A-Za-z0-9'])d(?![A-Za-z0-9'])(?:(?=\s?[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]d))")
 
 # a range of English weekdays (opening hours: Mon-Fri, Sat - Sun, Monday to Friday): 星期一至五
 _WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({WEEKDAY})(?![A-Za-z])")
@@ -286,7 +288,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
-    text = _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], text)
+    text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], text))
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = place_names(text)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)

@@ -3,7 +3,8 @@ into Han text before it splits the text into segments (each rule's reading is do
 
 Readings chosen:
 - integers as cardinals (105 -> 一百零五); a lone 2 before a measure word is 兩 (2個 -> 兩個), but not
-  before 月/日/號/樓/期, nor in a score or product (2月 -> 二月, 2比1 -> 二比一);
+  before 月/日/號/樓/期, nor in a score or product (2月 -> 二月, 2比1 -> 二比一); 2日 as a span of days is 兩日
+  (住2日, 2日後, 2日1夜), after 月 the day (3月2日後);
 - decimals 三點一四; percentages 百分之五十; negative numbers 負;
 - dates 2024-03-05 or 2024/3/5 or 2024年3月5日 -> 二零二四年三月五號 (日 kept when written), HK-style
   5/3/2024 is day/month/year; impossible dates (2024-02-30, 2024-13-45) are read as separate numbers;
@@ -36,17 +37,20 @@ Readings chosen:
   華氏八十度;
 - a dash or tilde between numbers is a range: 5-6個 -> 五至六個, 3點-4點 -> 三點至四點 (a number and its unit before
   it); otherwise a dash after a Han character is a minus (-3 -> 負三), before degrees 零下 (氣溫-5度 -> 氣溫零下五度),
-  and a tilde before a number is 大約 (~100人 -> 大約一百人);
-- phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789) digit by digit;
-- a height after 高 or height in feet and inches, 5'10" -> 五呎十吋; a car's registration mark after 車牌 (車牌AB 1234)
-  digit by digit; an event named by its date (911事件) digit by digit; a screen's 4K or 8K before a word for a screen
-  or a video (4K電視, 8K TV) is the letter K, not thousands;
+  and a tilde before a number is 大約 (~100人 -> 大約一百人); a dash before a time's part of the day is a range too
+  (上午8:00-下午3:30), one inside a model's name not (i7-13700H);
+- phone numbers (+852 9123 4567, 2345-6789, (852) 2345 6789, 電話23456789), hotlines and extensions (熱線1823,
+  分機123), the emergency number dialled (打999) and a card's groups of four digits, digit by digit;
+- a height after 高 or height in feet and inches, 5'10" -> 五呎十吋, and in metres 1米75 -> 一米七五; a car's
+  registration mark after 車牌 (車牌AB 1234) digit by digit; an event named by its date (911事件) digit by digit; a
+  screen's 4K or 8K before a word for a screen or a video (4K電視, 8K TV) is the letter K, not thousands;
 - decades 1990s, 80's -> 一九九零年代, 八十年代; resolutions 1080p -> 一零八零P; 7-11 the shop (seven eleven) unless a
   unit or count follows (7-11歲 -> 七至十一歲);
 - codes, digit by digit: three or more digits, or a leading zero, written onto letters (CX251, A380, HK01), three
   or more before a capital letter that is no unit (962X, 1205A室, 13700K), a stock code after its company (騰訊(0700)
-  -> 騰訊零七零零), the number of an order or an account (單號：123456789), a bus route of three digits after 坐 or 搭
-  (搭101過海 -> 搭一零一過海; 搭A21 -> 搭 A 二一), and any number written with a leading zero (007, 05年);
+  -> 騰訊零七零零), the number of an order or an account or a code to type (單號：123456789, 驗證碼482913), a bus
+  route of three digits after 坐 or 搭 (搭101過海 -> 搭一零一過海; 搭A21 -> 搭 A 二一), and any number written with a
+  leading zero (007, 05年);
 - dotted numbers with 點 between them (2.3.1 -> 二點三點一, 192.168.1.1); a school form's dot is no pause (F.5);
 - speeds 50km/h -> 每小時五十公里 (時速250km/h -> 時速兩百五十公里); 2手 before goods is 二手 (2手樓), before
   shares 兩手; 3-1=2 -> 三減一等於二; a plus after a round number, 10+年 -> 十幾年.
@@ -95,6 +99,11 @@ _NOT_COUNTED_ENGLISH = frozenset(
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 _SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
+# 2日 is a day of the month (二日) unless a span of days is meant: before 前 後 內 or a count of nights (2日後,
+# 2日1夜), or after a word that counts days (住2日, 隔離2日, 最近2日, 前2日, take咗2日): 兩日; after 月 always the day
+_DAYS_SPAN_AFTER = re.compile(r"日(?:[前後內]|之[前後內]|\s?[\d一兩三四五六七八九十]夜)")
+_DAYS_SPAN_BEFORE = ("住", "隔離", "最近", "連續", "一連", "每", "過去", "未來", "休息", "放", "前", "等", "留", "需時",
+                     "歷時", "咗", "左", "多", "再", "有", "得", "要", "做")
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
@@ -141,6 +150,10 @@ def _digit_by_digit(group: int = 0, keep_prefix: bool = False):
     return marked("number", lambda m: read_digits(m.group(group)), keep_prefix=keep_prefix)
 
 
+# a rule's replacement for digits written in groups (a phone's, a card's: 2345 6789, 4-4-2): one by one, as a number
+_digits_written_apart = marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))
+
+
 def _dotted(m: re.Match[str]) -> str:
     """2.3.1 -> 二點三點一 (a version), 192.168.1.1 -> 一九二點一六八點一點一; 31.12.2024 -> a date."""
     parts = m.group(0).split(".")
@@ -183,6 +196,12 @@ def _fraction(m: re.Match[str]) -> str:
     return f"{read_integer(int(m.group('den')))}分之{read_decimal(m.group('num'))}"
 
 
+def _counts_days(m: re.Match[str]) -> bool:
+    """The number before 日 counts days (住2日, 2日後, 2日1夜) rather than naming one."""
+    before = m.string[:m.start()].rstrip(" ")
+    return bool(_DAYS_SPAN_AFTER.match(m.string, m.end())) or before.endswith(_DAYS_SPAN_BEFORE)
+
+
 def _integer(m: re.Match[str]) -> str:
     value = int(m.group(0).replace(",", ""))
     before = m.string[m.start() - 1: m.start()]
@@ -204,6 +223,8 @@ def _integer(m: re.Match[str]) -> str:
         return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
     if before.isascii() and before.isalpha():
         return read_integer(value)  # a formula or a code: CO2排放 is C O 二
+    if value == 2 and following == "日" and word_before != "月" and _counts_days(m):
+        return "兩"  # two days, not the second: 住2日, 2日後, 2日1夜 (3月2日後 is after the second)
     if value == 2 and _SECOND_HAND.match(m.string, m.end()):
         return "二"  # second-hand: 2手樓 is 二手樓
     word = _ENGLISH_WORD_AFTER.match(m.string, m.end()) if value == 2 else None
@@ -349,14 +370,25 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
         (re.compile(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
          lambda m: "乘"),
+        # a card's or an account's number in groups of four (4111 1111 1111 1111, 1234-5678-9012): digit by digit
+        (re.compile(r"(?<!\d)(?<!\d[.,])\d{4}([ -])\d{4}(?:\1\d{4}){1,2}(?!\d|[.,]\d)"),
+         _digits_written_apart),
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
         # (not where what they count follows: 2000-2500人 is a range)
         (re.compile(rf"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{{3}})[\s-](\d{{4}})(?!\d)"
                     rf"(?!\s?[{_COUNTED_PAIR}])"),
-         marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
+         _digits_written_apart),
         (re.compile(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
+        # ... and a hotline's or an extension's shorter number (熱線1823, 分機123, Ext. 2345), and the emergency number
+        # dialled (打999, 999報警): 一八二三, 九九九, as they are said
+        (re.compile(rf"((?:熱線|致電|電話|分機|內線|(?<![A-Za-z])(?i:tel|hotline|ext))[\s:：.]*(?:號碼)?[\s:：係是]*)"
+                    rf"(\d{{3,7}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?[A-Za-z])"),
+         _digit_by_digit(2, keep_prefix=True)),
+        (re.compile(rf"((?:打|撥|致電|(?<![A-Za-z])(?i:call|dial))\s?)(999|112)(?!\d|[.,]\d)(?!\s?[下{_COUNTED_PAIR}])"),
+         _digit_by_digit(2, keep_prefix=True)),
+        (re.compile(r"(?<!\d)(?<!\d[.,])999(?=\s?(?:報警|求救|求助|召喚|緊急))"), _digit_by_digit()),
         # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
         # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)
         (re.compile(r"(?<!\d)(?<!\d[.、,，])(\d)、(\d)(?!\d|[.、]\d)(?=\s?[\u4e00-\u9fff])"),
@@ -372,6 +404,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
         (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
                     r"(?![\d'’′]|\.\d)"), marked("number", _height, keep_prefix=True)),
+        # a height or length in metres and centimetres, 1米75, 1米8 (one metre seventy-five): 一米七五, the centimetres
+        # digit by digit and a round ten by its digit (1米50 一米五, 2米2 兩米二), as it is said
+        (re.compile(r"(?<!\d)(?<!\d\.)([1-9])米(\d\d?)(?![\d%]|[.,]\d)(?!\s?(?:[米厘分吋呎]|cm|mm))"),
+         marked("number", lambda m: read_count(int(m.group(1))) + "米" + read_digits(m.group(2).rstrip("0") or "0"))),
         # elsewhere m'ss" is a race's time where it cannot be feet and inches or a word for a race comes before it
         # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
         (re.compile(r"(?<![\d'’′])(?<!\d\.)(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?!\d|\.\d))?"),
@@ -382,9 +418,12 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _digit_by_digit(2, keep_prefix=True)),
         (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,5})\.(?=HK(?![A-Za-z]))"),
          _digit_by_digit(1)),
-        # a number that names an order, an account or a member (單號：123456789, 編號1234): digit by digit, as it
-        # is read out; four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km)
-        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|(?<![A-Za-z])(?i:order|ref|tracking))[\s:：#係是為]*)"
+        # a number that names an order, an account or a member, or a code to type (單號：123456789, 編號1234, 學號
+        # 20231234, 驗證碼：482913, PIN 1234, 尾數1234): digit by digit, as it is read out; four digits or more, and
+        # not what is counted or measured after it (戶口5000蚊, 編號1234 km)
+        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|"
+                    rf"(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
+                    rf"(?<![A-Za-z])(?i:order|ref|tracking|pin|otp|code|id)碼?)[\s:：#係是為]*)"
                     rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
@@ -404,7 +443,14 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                                      f"{read_decimal(m.group(3))}")),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
         (re.compile(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
-         marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))),
+         _digits_written_apart),
+        # a dash between a time and one that names its part of the day is a range too (上午8:00-下午3:30,
+        # 9am-晚上10點, 8點-晚上10點): 至, not a pause
+        (re.compile(r"(?:(?<=[\d\ue00f])|(?<=\d[點時]))\s?[-–~～]\s?(?=(?:上午|下午|中午|晚上|凌晨|早上|朝早|夜晚|晏晝|下晝|晚|朝)\s?[\d\ue000])"),
+         lambda m: "至"),
+        # a dash between a letter's digit and a code of digits and a capital is part of a model's name, not a range
+        # (i7-13700H, i9-14900K: I 七 一三七零零 H)
+        (re.compile(r"(?<=[A-Za-z]\d)-(?=\d{3,}[A-Z](?![a-z]))"), lambda m: " "),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too; and between a
         # letter's numbers: Q1-Q3, F.1-F.3 -> Q一至Q三, F一至F三)

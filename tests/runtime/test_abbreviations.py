@@ -38,6 +38,10 @@ def said(text: str) -> list[tuple[str, str]]:
     ("No. 1", [("No.", "number"), ("一", "han")]),
     ("No.1", [("No.", "number"), ("一", "han")]),
     ("Rm 1203", [("Rm", "room"), ("一二零三", "han")]),  # a room number, digit by digit
+    ("Lv.99", [("Lv.", "level"), ("九十九", "han")]),  # a level, a volume: no pause at their dot
+    ("Blk 5", [("Blk", "block"), ("五", "han")]),
+    ("Vol. 2", [("Vol.", "volume"), ("二", "han")]),
+    ("LV 3", [("L", "spelled"), ("V", "spelled"), ("三", "han")]),  # capitals are letters
     ("thx!", [("thx", "thanks"), ("<!>", "<!>")]),  # chat shorthand: its word; its punctuation still a pause
     ("plz等我", [("plz", "please"), ("等我", "han")]),
     ("omg", [("O", "spelled"), ("M", "spelled"), ("G", "spelled")]),  # letter-to-sound made it one syllable

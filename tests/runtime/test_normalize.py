@@ -214,6 +214,25 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("1-A", "一[<,>][A]"),
     # 2手 is second-hand before goods (二手樓), two board lots of a share (兩手騰訊)
     ("2手樓", "二手樓"), ("買咗2手車", "買咗二手車"), ("買咗2手騰訊", "買咗兩手騰訊"),
+    # 2日 is two days where a span is meant, the second of the month after 月 or alone
+    ("2日1夜", "兩日一夜"), ("佢take咗2日AL", "佢[take]咗兩日[A][L]"), ("隔離2日", "隔離兩日"), ("前2日", "前兩日"),
+    ("2日後", "兩日後"), ("2日內", "兩日內"),
+    ("3月2日後", "三月二日後"), ("本月2日", "本月二日"), ("2日（星期一）", "二日星期一"),
+    # metres and centimetres: the centimetres digit by digit, a round ten by its digit
+    ("佢1米75高", "佢一米七五高"), ("1米8", "一米八"), ("1米50", "一米五"), ("1米05", "一米零五"), ("2米2", "兩米二"),
+    ("1米75cm", "一米七十五厘米"), ("100米", "一百米"),
+    # a code to type, a student's or a card's number, digit by digit; a short one stays a number
+    ("驗證碼：482913", "驗證碼[<,>]四八二九一三"), ("OTP 123456", "[O][T][P]一二三四五六"),
+    ("PIN碼1234", "[P][I][N]碼一二三四"), ("學號20231234", "學號二零二三一二三四"), ("尾數1234", "尾數一二三四"),
+    ("密碼要8-12個字元", "密碼要八至十二個字元"), ("ID 3", "[I][D]三"),
+    # a hotline's or an extension's number and the emergency number dialled, digit by digit; not a count
+    ("熱線1823", "熱線一八二三"), ("分機123", "分機一二三"), ("999報警", "九九九報警"), ("打999", "打九九九"),
+    ("打999下", "打九百九十九下"), ("電話費300蚊", "電話費三百蚊"),
+    # a card's number in groups of four
+    ("4111 1111 1111 1111", "四一一一一一一一一一一一一一一一"), ("1234-5678-9012", "一二三四五六七八九零一二"),
+    # a model's name is no range (i7-13700H); a dash before a time's part of the day is (上午8:00-下午3:30)
+    ("i7-13700H", "[I]七一三七零零[H]"), ("上午8:00-下午3:30", "上午八點至下午三點半"),
+    ("8點-晚上10點", "八點至晚上十點"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -247,6 +266,15 @@ def test_a_full_stop_or_comma_beside_a_number_ends_the_sentence_not_the_rule(tex
     ("o人", "[O]人")])
 def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, expected):
     """Hong Kong typed o岩 for 啱 before input methods had it; read as the letter O it was ou1 ngaam4."""
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("快d啦", "快啲啦"), ("d人好多", "啲人好多"), ("好d", "好啲"), ("俾多d時間我", "俾多啲時間我"), ("用d cash", "用啲[cash]"),
+    ("3d打印", "三[D]打印"), ("D餐", "[D]餐"), ("plan d", "[plan][D]"), ("d", "[D]")])
+def test_a_lone_d_beside_han_text_is_di1(text, expected):
+    """Chat writes 啲 as d (快d啦): the letter D sounds the same (di1), but it was a spelled letter, outside the Han
+    words that the dictionary reads together (好啲, 啲嘢), and g2p --explain called it spelled."""
     assert han(text) == expected
 
 
