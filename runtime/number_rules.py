@@ -136,6 +136,10 @@ _COMPARISONS = {"<": "少於", ">": "大於", "≤": "小於或等於", "≦": "
 _COMPARED = tuple(dict.fromkeys(said for sign, said in _COMPARISONS.items() if sign != "≈"))
 
 
+# The days named by their date (10.1國慶, 5.1勞動節, 11.11購物節) and the sales named after them
+_NAMED_DAY = "國慶|勞動節|婦女節|光棍節|購物節|青年節|兒童節|情人節|黃金週|黃金周|大減價|優惠|特賣|促銷"
+
+
 # The verbs a bus route follows (坐962X, 搭咗A21, 轉乘N170)
 _ROUTE_VERB = r"(?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?"
 
@@ -161,6 +165,14 @@ def _dotted(m: re.Match[str]) -> str:
         return read_date(m, parts[2], parts[1], parts[0], "號")
     return "點".join(read_digits(p) if len(p) >= 3 or (p.startswith("0") and len(p) > 1) else read_integer(int(p))
                      for p in parts)
+
+
+def _named_day(m: re.Match[str]) -> str:
+    """10.1 -> 十一, 6.18 -> 六一八: the month, then the day's digits; the same month and day from 10 on is 雙十一."""
+    month, day = m.group(1), m.group(2)
+    if month == day and len(month) == 2:
+        return "雙" + read_integer(int(month))
+    return read_integer(int(month)) + read_digits(day)
 
 
 def _year_span(m: re.Match[str]) -> str:
@@ -401,6 +413,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), _digit_by_digit(1)),
         # an event named by its date's digits (911事件, 721事件): digit by digit, as the name is said
         (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?事件)"), _digit_by_digit(1)),
+        # ... and a day named by its date written month.day (10.1國慶, 5.1勞動節, 11.11優惠): 十一, 五一, 雙十一, as
+        # the names are said, not 十點一; or its digits before a shopping festival (618購物節: 六一八)
+        (re.compile(rf"(?<![\d第])(?<!\d[.,])(1[0-2]|[1-9])\.([1-9]|[12]\d|3[01])(?!\d|\.\d)(?=\s?(?:{_NAMED_DAY}))"),
+         marked("date", _named_day)),
+        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:購物節|大減價|狂歡節))"), _digit_by_digit(1)),
         # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
         (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
                     r"(?![\d'’′]|\.\d)"), marked("number", _height, keep_prefix=True)),

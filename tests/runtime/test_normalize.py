@@ -233,6 +233,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a model's name is no range (i7-13700H); a dash before a time's part of the day is (上午8:00-下午3:30)
     ("i7-13700H", "[I]七一三七零零[H]"), ("上午8:00-下午3:30", "上午八點至下午三點半"),
     ("8點-晚上10點", "八點至晚上十點"),
+    # a day named by its date, as the name is said; a section's number stays a decimal
+    ("10.1國慶", "十一國慶"), ("5.1勞動節", "五一勞動節"), ("11.11優惠", "雙十一優惠"), ("618購物節", "六一八購物節"),
+    ("第3.5節", "第三點五節"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -270,8 +273,8 @@ def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, e
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("快d啦", "快啲啦"), ("d人好多", "啲人好多"), ("好d", "好啲"), ("俾多d時間我", "俾多啲時間我"), ("用d cash", "用啲[cash]"),
-    ("3d打印", "三[D]打印"), ("D餐", "[D]餐"), ("plan d", "[plan][D]"), ("d", "[D]")])
+    ("快d啦", "快啲啦"), ("d人好多", "啲人好多"), ("好d", "好啲"), ("俾多d時間我", "俾多啲時間我"),
+    ("用d cash", "用啲[cash]"), ("3d打印", "三[D]打印"), ("D餐", "[D]餐"), ("plan d", "[plan][D]"), ("d", "[D]")])
 def test_a_lone_d_beside_han_text_is_di1(text, expected):
     """Chat writes 啲 as d (快d啦): the letter D sounds the same (di1), but it was a spelled letter, outside the Han
     words that the dictionary reads together (好啲, 啲嘢), and g2p --explain called it spelled."""
