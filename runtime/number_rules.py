@@ -478,6 +478,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
         (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，、;「『\"“]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
          lambda m: m.group(1) or "大約"),
+        # a mortgage's rate off the prime rate or HIBOR (P-2.75%, H+1.3%): minus, 減, not a negative percentage
+        (re.compile(r"(?<![A-Za-z])([PH])\s?-\s?(?=\d+(?:\.\d+)?\s?%)"), lambda m: m.group(1) + "減"),
         (re.compile(r"(?<!\d)(?<!\d\.)-?(\d+(?:\.\d+)?)\s?%"),
          marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
