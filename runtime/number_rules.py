@@ -107,7 +107,7 @@ _DAYS_SPAN_BEFORE = ("住", "隔離", "最近", "連續", "一連", "每", "過�
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
-_FRACTION_OF_WORDS = "茶匙|湯匙|小時|公斤|公里"  # ... and these words (1/2茶匙, 1/2小時)
+_FRACTION_OF_WORDS = "茶匙|湯匙|小時|公斤|公里|人口|鐘"  # ... and these words (1/2茶匙, 1/2小時, 1/3人口)
 
 
 # What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
@@ -250,7 +250,7 @@ def _integer(m: re.Match[str]) -> str:
 # Units written after a number, as they are said (a lower-case g is grams; 5G stays the letter).
 UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
          "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎", "min": "分鐘", "mins": "分鐘",
-         "sec": "秒", "secs": "秒", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
+         "sec": "秒", "secs": "秒", "h": "小時", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
@@ -452,6 +452,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
         (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
          lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
+        # hours and minutes (2h 30m, 1h30min): 兩小時三十分鐘, the m minutes after hours, not metres
+        (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+)\s?h\s?([0-5]?\d)\s?m(?:in|ins)?(?![A-Za-z])"),
+         lambda m: f"{m.group(1)}小時{m.group(2)}分鐘"),
         (re.compile(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
         # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
