@@ -345,6 +345,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             pause(PUNCTUATION_PAUSES[ch])
         elif ch in SYMBOL_READINGS and ch != "%":
             reading = SYMBOL_READINGS[ch]
+            if ch == "&" and text[i - 1:i].isupper() and text[i + 1:i + 2].isupper():
+                reading = "and"  # between capitals, the English and of S&P, R&D, M&A (同 between words)
             if reading.isascii():  # @ is said as the English word (et1), as in an email address
                 flush()
                 segments.extend(latin_token(reading))

@@ -371,9 +371,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"),
          marked("number", read_twelve_hour)),
         (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), marked("number", read_time)),
-        # after the times: a colon between digits, one after it, is a score or ratio (2:1 -> 二比一, 16:9; "Q1: 2
-        # apples" keeps its pause), x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
-        (re.compile(r"(?<!\d)(?<!\d:)(\d+):(\d)(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
+        # after the times: a colon between digits, one or three or more after it, is a score or ratio (2:1 -> 二比一,
+        # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause), x, × or * between numbers is times (2x3,
+        # 1920x1080, 3*4 -> 乘)
+        (re.compile(r"(?<!\d)(?<!\d:)(\d+):(\d|\d{3,})(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
         (re.compile(r"(?<=\d)(?<!(?<!\d)(?<!\d\.)0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
         (re.compile(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),

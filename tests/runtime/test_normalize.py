@@ -133,7 +133,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("RMB100", "一百元人民幣"), ("RMB1.2億", "一點二億元人民幣"), ("US$1.5M", "一百五十萬美元"),
     ("USD 100", "一百美元"), ("100 HKD", "一百港元"), ("NT$500", "五百新台幣"), ("EUR 1,000", "一千歐元"),
     # scores, ratios and products (a colon before two digits is still a time)
-    ("比分2:1", "比分二比一"), ("16:9", "十六比九"), ("2x3", "二乘三"), ("3×4", "三乘四"), ("10÷2", "十除以二"),
+    ("比分2:1", "比分二比一"), ("16:9", "十六比九"), ("比例尺1:1000", "比例尺一比一千"),
+    ("2x3", "二乘三"), ("3×4", "三乘四"), ("10÷2", "十除以二"),
     ("1920x1080", "一千九百二十乘一千零八十"), ("0x1F", "零[X]一[F]"),
     # a score where a match's words say so: after 比數 (a colon and two digits too), or before 擊敗, 打和, 負 ...
     ("港隊以3-1擊敗對手", "港隊以三比一擊敗對手"), ("比數1-1", "比數一比一"), ("比分10:12", "比分十比十二"),
@@ -273,6 +274,13 @@ def test_a_full_stop_or_comma_beside_a_number_ends_the_sentence_not_the_rule(tex
     ("o人", "[O]人")])
 def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, expected):
     """Hong Kong typed o岩 for 啱 before input methods had it; read as the letter O it was ou1 ngaam4."""
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("S&P 500", "[S][and][P]五百"), ("R&D部門", "[R][and][D]部門"), ("你&我", "你同我"), ("A & B", "[A]同[B]")])
+def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected):
+    """S&P and R&D are said with the English and; 同 in the middle of an acronym read as Cantonese inside English."""
     assert han(text) == expected
 
 
