@@ -116,6 +116,7 @@ _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before th
 # ... and these too, where a pair of numbers is a range of them, not a score, a phone number or a span of years
 # (打咗2-3個鐘, 贏咗2-3萬, 2000-2500人)
 _COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘股"
+_COUNTED_NOT_LABEL = _COUNTED_PAIR.replace("號", "")  # ... less 號, which may follow a label's number (信箱1234號)
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
 _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
 # a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
@@ -408,8 +409,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("number", _estimate)),
         (re.compile(r"(?<![\d*])(?<!\d\.)([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
          marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
-        # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, 1203室 -> 一二零三
-        (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM)\s?)(\d{3,4})(?!\d|\.\d)"),
+        # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, Unit 1203, 1203室 -> 一二零三
+        (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM|[Uu]nit|UNIT|[Ff]lat|FLAT|[Ss]hop|SHOP|[Ss]uite|SUITE)\s?)"
+                    r"(\d{3,4})(?!\d|\.\d)"),
          _digit_by_digit(2, keep_prefix=True)),
         (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), _digit_by_digit(1)),
         # an event named by its date's digits (911事件, 721事件): digit by digit, as the name is said
@@ -438,11 +440,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _digit_by_digit(1)),
         # a number that names an order, an account or a member, or a code to type (單號：123456789, 編號1234, 學號
         # 20231234, 驗證碼：482913, PIN 1234, 尾數1234): digit by digit, as it is read out; four digits or more, and
-        # not what is counted or measured after it (戶口5000蚊, 編號1234 km)
-        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|"
+        # not what is counted or measured after it (戶口5000蚊, 編號1234 km), though a 號 may follow (信箱1234號)
+        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|信箱|"
                     rf"(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
-                    rf"(?<![A-Za-z])(?i:order|ref|tracking|pin|otp|code|id)碼?)[\s:：#係是為]*)"
-                    rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?(?:{units})(?![A-Za-z]))"),
+                    rf"(?<![A-Za-z])(?i:order|ref|tracking|pin|otp|code|id|box)碼?)[\s:：#係是為]*)"
+                    rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_NOT_LABEL}])(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
