@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .numbers import read_count, read_decimal, read_scaled
+from .numbers import read_count, read_decimal, read_integer, read_scaled
 
 # Other currencies, said after the amount as Hong Kong news says them (US$100 -> 一百美元, RMB100 -> 一百元人民幣):
 # a sign or code before the amount, or a code after it. HK$ and $ are read by read_dollars (蚊, 毫, 仙). ¥ is left
@@ -58,8 +58,10 @@ def read_dollars(m: re.Match[str]) -> str:
 
 
 def read_multiplied(m: re.Match[str]) -> str:
-    """A sum written with a Han multiplier after it ($500萬): the number and the multiplier, then the currency word."""
-    return read_amount(m.group("num")) + m.group("han") + currency_word(m.group("cur"), m.group("unit"))
+    """A sum written with a Han multiplier after it ($500萬, $2萬5): the number and the multiplier (and the next
+    place's digit, 兩萬五), then the currency word."""
+    following = read_integer(int(m.group("next")[0])) + m.group("next")[1:] if m.group("next") else ""
+    return read_amount(m.group("num")) + m.group("han") + following + currency_word(m.group("cur"), m.group("unit"))
 
 
 def read_range(m: re.Match[str]) -> str:

@@ -329,9 +329,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
         (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
          marked("number", read_scaled_sum)),
-        # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency
-        (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})(?P<unit>港元|元|蚊)?",
-                    re.I), marked("number", read_multiplied)),
+        # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
+        # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)
+        (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})"
+                    r"(?:(?<=[萬千])(?P<next>[1-9](?:(?<=萬\d)千|百)?)(?![\d.,萬千百]))?(?P<unit>港元|元|蚊)?", re.I),
+         marked("number", read_multiplied)),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
          marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said

@@ -166,6 +166,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("車牌1,234", "車牌一千二百三十四"), ("車牌12.5", "車牌十二點五"),
     # a Han multiplier after a sum goes before the currency word
     ("$500萬", "五百萬蚊"), ("HK$1.2億", "一點二億港元"), ("$100萬元", "一百萬元"), ("$2萬", "兩萬蚊"),
+    ("月薪$2萬5", "月薪兩萬五蚊"), ("$3千5", "三千五蚊"), ("$1萬2千", "一萬二千蚊"), ("$2萬55", "兩萬蚊五十五"),
     ("港幣100萬", "一百萬港元"), ("$1,000萬", "一千萬蚊"),
     # codes: digits written onto letters, three or more or with a leading zero, digit by digit
     ("CX251", "[C][X]二五一"), ("A380", "[A]三八零"), ("HK01", "[H][K]零一"), ("abc123", "[abc]一二三"),
