@@ -416,8 +416,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                     r"(\d{3,4})(?!\d|\.\d)"),
          _digit_by_digit(2, keep_prefix=True)),
         (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), _digit_by_digit(1)),
-        # an event named by its date's digits (911事件, 721事件): digit by digit, as the name is said
-        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?事件)"), _digit_by_digit(1)),
+        # an event or a disease named by its date's digits (911事件, 721事件, 2019冠狀病毒病): digit by digit, as the
+        # name is said
+        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病))"), _digit_by_digit(1)),
         # ... and a day named by its date written month.day (10.1國慶, 5.1勞動節, 11.11優惠): 十一, 五一, 雙十一, as
         # the names are said, not 十點一; or its digits before a shopping festival (618購物節: 六一八)
         (re.compile(rf"(?<![\d第])(?<!\d[.,])(1[0-2]|[1-9])\.([1-9]|[12]\d|3[01])(?!\d|\.\d)(?=\s?(?:{_NAMED_DAY}))"),

@@ -239,7 +239,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("i7-13700H", "[I]七一三七零零[H]"), ("上午8:00-下午3:30", "上午八點至下午三點半"),
     ("8點-晚上10點", "八點至晚上十點"),
     # a day named by its date, as the name is said; a section's number stays a decimal
-    ("10.1國慶", "十一國慶"), ("5.1勞動節", "五一勞動節"), ("11.11優惠", "雙十一優惠"), ("618購物節", "六一八購物節"),
+    ("2019冠狀病毒病", "二零一九冠狀病毒病"), ("10.1國慶", "十一國慶"), ("5.1勞動節", "五一勞動節"), ("11.11優惠", "雙十一優惠"), ("618購物節", "六一八購物節"),
     ("第3.5節", "第三點五節"),
     # a mortgage's rate off the prime rate: minus, not a negative percentage
     ("按揭利率P-2.75%", "按揭利率[P]減百分之二點七五"), ("H+1.3%", "[H]加百分之一點三"), ("-3%", "負百分之三"),
