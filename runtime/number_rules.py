@@ -107,6 +107,9 @@ _DAYS_SPAN_BEFORE = ("住", "隔離", "最近", "連續", "一連", "每", "過�
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
+# Where a fraction's numerator may start: not inside a number, nor after a currency sign (a price for a number of
+# things, $29.9/2件, is no fraction)
+_FRACTION_START = r"(?<![\d$£€¥])(?<!\d[./])"
 _FRACTION_OF_WORDS = "茶匙|湯匙|小時|公斤|公里|人口|鐘"  # ... and these words (1/2茶匙, 1/2小時, 1/3人口)
 
 
@@ -277,10 +280,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
         (re.compile(r"(?<!\d)(?<!\d\.)(?P<num>\d+)⁄(?P<den>\d+)(?!\d|\.\d)"), marked("number", _fraction)),
-        (re.compile(rf"(?<!\d)(?<!\d[./])(?P<num>\d+)/(?P<den>\d+)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
+        (re.compile(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>\d+)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
-        (re.compile(r"(?<!\d)(?<!\d[./])(?P<num>\d+\.\d+)/(?P<den>\d+)(?!\d|[./]\d)"), marked("number", _fraction)),
+        (re.compile(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>\d+)(?!\d|[./]\d)"), marked("number", _fraction)),
         (re.compile(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
                     r"(?P<num>\d+(?:\.\d+)?)/(?P<den>\d+)(?!\d|[./]\d)"),
          marked("number", _fraction, keep_prefix=True)),
@@ -340,6 +343,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
         (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
+        # ... and a price for a number of them ($29.9/2件, $100/3個): the slash unsaid, 二十九蚊九毫兩件
+        (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=\d+\s?[{_COUNTED}])"), lambda m: ""),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})(?:([日號])|(?!\d))"),
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
