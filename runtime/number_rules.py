@@ -279,13 +279,13 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<!\d)(?<!\d\.)(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
-        (re.compile(r"(?<!\d)(?<!\d\.)(?P<num>\d+)⁄(?P<den>\d+)(?!\d|\.\d)"), marked("number", _fraction)),
-        (re.compile(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>\d+)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
+        (re.compile(r"(?<!\d)(?<!\d\.)(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
+        (re.compile(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
-        (re.compile(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>\d+)(?!\d|[./]\d)"), marked("number", _fraction)),
+        (re.compile(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"), marked("number", _fraction)),
         (re.compile(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
-                    r"(?P<num>\d+(?:\.\d+)?)/(?P<den>\d+)(?!\d|[./]\d)"),
+                    r"(?P<num>\d+(?:\.\d+)?)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
          marked("number", _fraction, keep_prefix=True)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
         (re.compile(r"(?<!\d)(?<!\d\.)(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
@@ -417,8 +417,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d*])(?<!\d\.)([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
          marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
         # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, Unit 1203, 1203室 -> 一二零三
+        # (not a measure: Unit 500 sq ft)
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM|[Uu]nit|UNIT|[Ff]lat|FLAT|[Ss]hop|SHOP|[Ss]uite|SUITE)\s?)"
-                    r"(\d{3,4})(?!\d|\.\d)"),
+                    rf"(\d{{3,4}})(?!\d|\.\d)(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
         (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), _digit_by_digit(1)),
         # an event or a disease named by its date's digits (911事件, 721事件, 2019冠狀病毒病): digit by digit, as the

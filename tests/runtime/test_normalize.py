@@ -230,6 +230,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("PIN碼1234", "[P][I][N]碼一二三四"), ("學號20231234", "學號二零二三一二三四"), ("尾數1234", "尾數一二三四"),
     ("密碼要8-12個字元", "密碼要八至十二個字元"), ("ID 3", "[I][D]三"), ("郵政信箱1234號", "郵政信箱一二三四號"),
     ("P.O. Box 1234", "[P][O][Box]一二三四"), ("Unit 1203", "[Unit]一二零三"), ("Shop 12", "[Shop]十二"),
+    ("Unit 500 sq ft", "[Unit]五百平方呎"), ("1/0杯", "一零杯"),  # a measure; no fraction has a zero below it
     # a hotline's or an extension's number and the emergency number dialled, digit by digit; not a count
     ("熱線1823", "熱線一八二三"), ("分機123", "分機一二三"), ("999報警", "九九九報警"), ("打999", "打九九九"),
     ("打999下", "打九百九十九下"), ("電話費300蚊", "電話費三百蚊"),
