@@ -283,7 +283,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
-        (re.compile(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"), marked("number", _fraction)),
+        (re.compile(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
+         marked("number", _fraction)),
         (re.compile(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
                     r"(?P<num>\d+(?:\.\d+)?)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
          marked("number", _fraction, keep_prefix=True)),
