@@ -228,7 +228,7 @@ def fold_latin(text: str) -> str:
 
 # A run that is a web or email address: an @ in it, www. at its start, or a common top-level domain at its end.
 _ADDRESS = re.compile(r"[A-Za-z0-9._%+-]*(?:@[A-Za-z0-9.-]+|(?<![A-Za-z0-9])www\.[A-Za-z0-9.-]+"
-                      r"|\.(?:com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me)(?![A-Za-z0-9]))")
+                      r"|\.(?:com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me|ly|app|ai|tv|jp|sg|mo|us|biz)(?![A-Za-z0-9]))")
 
 
 def _is_address_dot(text: str, i: int) -> bool:

@@ -333,6 +333,7 @@ def test_web_and_email_addresses_are_said_with_dot_and_at():
     assert said == ["abc", "at", "gmail", "dot", "com", "W", "W", "W", "dot", "google", "dot", "com"]
     assert "dot" not in [s.text for s in normalize("e.g. a.m. 好。OK 佢話ok.我知 No.1 Hon.pro. hello.world")[0]]
     assert [s.text for s in normalize("去hk.yahoo.com睇")[0]] == ["去", "H", "K", "dot", "yahoo", "dot", "com", "睇"]
+    assert [s.text for s in normalize("bit.ly/3abc")[0]][:3] == ["bit", "dot", "ly"]  # a link shortener's domain
 
 
 @pytest.mark.parametrize("text, word", [("I don't know", "don't"), ("McDonald's", "McDonald's"),
