@@ -275,6 +275,13 @@ _WEEKDAY_SHORT = re.compile(r"(?<![A-Za-z])(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Su
                             r"(?=\s\d)")
 
 
+# ASCII emoticons, dropped as emoji are (:D, =], XD, T_T were read as letters or 等於): eyes, an optional nose and a
+# mouth, not inside a word or a number (10:30, Q1:D, a=(b), http://); a letter for a mouth not before Han text either
+# (地址:D座 is block D)
+_EMOTICON = re.compile(r"(?<![A-Za-z0-9])(?:[:;=]-?(?:[)(\]\[|/\\]|[DPpOo](?![\u4e00-\u9fff]))|[xX]D+|T[_.]T|"
+                       r"[>^=oO-]_[<^=oO-])(?![A-Za-z0-9])")
+
+
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
 # ground), LG/F 低層地下 (lower ground), M/F 閣樓 (mezzanine)
 FLOORS = {"G": "地下", "UG": "高層地下", "LG": "低層地下", "M": "閣樓"}
@@ -288,7 +295,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
-    text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], text))
+    text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = place_names(text)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)

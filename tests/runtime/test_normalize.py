@@ -361,6 +361,14 @@ def test_emoji_and_control_characters_are_dropped_silently():
     assert dropped == []
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("好開心XD", "好開心"), (":) 多謝", "多謝"), ("好:P", "好"), ("=]", ""), ("T_T", ""), (">_<", ""), (":-(", ""),
+    ("地址:D座", "地址[<,>][D]座"), ("Q1:D", "[Q]一[<,>][D]"), ("x=(1+2)", "[X]等於一加二"), ("10:30", "十點半")])
+def test_ascii_emoticons_are_dropped_as_emoji_are(text, expected):
+    """:D, =] and XD were read as letters and 等於; a letter or a bracket after a colon in a word or a number stays."""
+    assert han(text) == expected
+
+
 def test_symbols_without_reading_are_reported():
     _, dropped = normalize("你好§啊")
     assert [d.char for d in dropped] == ["§"]
