@@ -110,7 +110,7 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
 # Where a fraction's numerator may start: not inside a number, nor after a currency sign (a price for a number of
 # things, $29.9/2件, is no fraction)
 _FRACTION_START = r"(?<![\d$£€¥])(?<!\d[./])"
-_FRACTION_OF_WORDS = "茶匙|湯匙|小時|公斤|公里|人口|鐘"  # ... and these words (1/2茶匙, 1/2小時, 1/3人口)
+_FRACTION_OF_WORDS = "茶匙|湯匙|小時|公斤|公里|人口|鐘|決賽"  # ... and these words (1/2茶匙, 1/3人口, 1/4決賽)
 
 
 # What a range's numbers count or measure (7-11歲, 7-11點): after 7-11, it is the range, not the shop
@@ -373,6 +373,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
         (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
+        # a race's time in minutes, seconds and their fraction (1:52.3, 游出0:47.85): 一分五十二秒三, as it is said;
+        # a clock's time has no fraction of a second
+        (re.compile(r"(?<![\d:])(?<!\d\.)(\d{1,2}):([0-5]\d)\.(\d{1,3})(?!\d|\.\d)"),
+         marked("number", read_minutes_seconds)),
         # a range whose end alone says am or pm: the part of the day once, first (2-4pm -> 下午兩點至四點)
         (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?::([0-5]\d))?\s?[-–~至到]\s?(\d{1,2})(?:[:.]([0-5]\d))?\s?"
                     r"([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"), marked("number", read_twelve_hour_range)),

@@ -155,6 +155,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("佢身高5'10\"", "佢身高五呎十吋"), ("身高5′10″", "身高五呎十吋"), ("height 5’11”", "[height]五呎十一吋"),
     ("高6'", "高六呎"), ("身高5'0\"", "身高五呎"),
     # elsewhere m'ss" is a race's time where it cannot be a height or a word for a race or timing comes before it
+    ("時間係1:52.3", "時間係一分五十二秒三"), ("2:05.12", "二分零五秒一二"), ("1/4決賽", "四分之一決賽"),
     ("跑5'10\"完成", "跑五分十秒完成"), ("3'45\"", "三分四十五秒"), ("配速5′05″", "配速五分零五秒"),
     ("時間係1:45:30", "時間係一小時四十五分三十秒"), ("跑咗2:10:00", "跑咗兩小時十分"),  # h:mm:ss, how long it took
     ("開會時間係3:30", "開會時間係三點半"),  # without seconds, still a clock time
