@@ -144,8 +144,9 @@ _COMPARED = tuple(dict.fromkeys(said for sign, said in _COMPARISONS.items() if s
 _NAMED_DAY = "國慶|勞動節|婦女節|光棍節|購物節|青年節|兒童節|情人節|黃金週|黃金周|大減價|優惠|特賣|促銷"
 
 
-# The verbs a bus route follows (坐962X, 搭咗A21, 轉乘N170)
+# The verbs a bus route follows (坐962X, 搭咗A21, 轉乘N170), and the words for a route after it (505綫, E21A線)
 _ROUTE_VERB = r"(?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?"
+_ROUTE_WORD = r"[A-Z]?\s?(?:號)?(?:線|綫|路線|巴士|小巴)"
 
 
 # A word for a speed just before it (時速250km/h): the speed is then said without 每小時
@@ -530,6 +531,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # is said; not what is counted (坐300人)
         (re.compile(rf"({_ROUTE_VERB})([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
          _digit_by_digit(2, keep_prefix=True)),
+        # ... and before the word for a route (輕鐵505綫, 城巴E21A線, 968號巴士): three digits, or two after a letter
+        (re.compile(rf"(?:(?<![\dA-Za-z])(?<!\d\.)[1-9]\d\d|(?<=[A-Z])\d\d)(?![\d%]|[.,/:]\d)(?={_ROUTE_WORD})"),
+         _digit_by_digit()),
         # ... and one of two digits after its letters (搭A21, 坐E23, 搭NA29: A 二一, E 二三), as a code's are
         (re.compile(rf"({_ROUTE_VERB}[A-Z]{{1,2}})(\d\d)(?![\d%]|[.,/:]\d)"
                     rf"(?!\s?[{_COUNTED_PAIR}])"),

@@ -197,6 +197,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("坐962X去中環", "坐九六二[X]去中環"), ("搭101過海", "搭一零一過海"), ("搭咗269B", "搭咗二六九[B]"),
     ("坐300人", "坐三百人"), ("坐40M", "坐四十[M]"), ("搭A21去機場", "搭[A]二一去機場"), ("坐E23", "坐[E]二三"),
     ("去K11", "去[K]十一"), ("搭$100的士", "搭一百蚊的士"),
+    # ... or before the word for a route
+    ("輕鐵505綫", "輕鐵五零五綫"), ("城巴E21A線", "城巴[E]二一[A]線"), ("968號巴士", "九六八號巴士"),
+    ("10號線", "十號線"),
     # a speed says 每小時 first, unless 時速 is written before it
     ("限速50km/h", "限速每小時五十公里"), ("時速250km/h", "時速兩百五十公里"), ("時速達 120 kph", "時速達一百二十公里"),
     # dotted numbers: a version or an address, each number with 點 between; a day.month.year is a date
