@@ -8,12 +8,12 @@ sentence cut in two. Rules (documented in the README):
   word (Dr -> doctor, St -> saint: St. Paul's, 去St. Andrew, but Queen St. Central is a street) and their
   dot never ends a sentence; written without the dot they are read so too when a capitalised word follows (Dr
   Chan), as CMUdict alone would read Dr as "drive";
-- No. before a number is "number", Rm (its dot or not) "room", Blk block, Lv level, Vol volume, Ch chapter, Ep
-  episode; vs. e.g. i.e. are read within the sentence;
-- suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext, and St after a name: Queen St.)
-  are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.) are spelled without a
-  pause between them;
-- chat shorthand is read as its word (thx thanks, plz please, tmr tomorrow) or spelled (omg, asap, fyi, ig);
+- No. p. pp. before a number are "number", "page", "pages", Rm (its dot or not) "room", Blk block, Lv level, Vol
+  volume, Ch chapter, Ep episode; vs. e.g. i.e. are read within the sentence;
+- suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext approx max min est ref fig sec art, and St
+  after a name: Queen St.) are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.)
+  are spelled without a pause between them;
+- chat shorthand is read as its word (thx thanks, plz please, tmr tomorrow, pcs pieces) or spelled (omg, asap, fyi, ig);
 - the dot of a suffix or of spelled letters is a full stop only where the text ends: a capitalised word after it
   is as often an address going on (Queen St. Central) as a new sentence; a title's or an infix's dot never is.
 """
@@ -25,17 +25,21 @@ from dataclasses import dataclass
 
 # the English word each abbreviation is read as (its reading comes from CMUdict, as any English word's)
 TITLES = {"mr": "mister", "mrs": "missus", "ms": "ms", "dr": "doctor", "prof": "professor", "mt": "mount"}
-INFIXES = {"vs": "versus", "no": "number"}  # No. only before a number
+INFIXES = {"vs": "versus"}
+# only with their dot, and before a number (No. 5, p. 12, pp. 12-15)
+DOTTED_BEFORE_NUMBER = {"no": "number", "p": "page", "pp": "pages"}
 # before a number, with its dot or without (Rm 1203, Rm. 1203, Blk 5, Lv.99, Vol. 2; RM and LV are letters)
 BEFORE_NUMBER = {"rm": "room", "blk": "block", "lv": "level", "lvl": "level", "vol": "volume", "ch": "chapter",
                  "ep": "episode"}
 SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorporated", "corp": "corporation",
             "jr": "junior", "sr": "senior", "rd": "road", "ave": "avenue", "bldg": "building", "blk": "block",
-            "dept": "department", "govt": "government", "sq": "square", "ft": "feet", "ext": "extension"}
+            "dept": "department", "govt": "government", "sq": "square", "ft": "feet", "ext": "extension",
+            "approx": "approximately", "max": "maximum", "min": "minimum", "est": "established", "ref": "reference",
+            "fig": "figure", "sec": "section", "art": "article"}
 # chat shorthand: read as the word it stands for (thx -> thanks), or spelled, as it is said (omg -> O M G; CMUdict
 # reads fyi as "for your information", and letter-to-sound would make ig and omg one syllable each)
 SHORTHANDS = {"thx": "thanks", "thks": "thanks", "tks": "thanks", "plz": "please", "pls": "please", "msg": "message",
-              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your"}
+              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces"}
 SPELLED_SHORTHANDS = {"omg", "idk", "lol", "asap", "fyi", "imo", "ig", "btw", "tbh", "ootd", "jk", "gg", "np", "fb",
                       "yt", "dm"}
 SAINT, STREET = "saint", "street"  # St. before a name (St. Paul's) and after one (Queen St.)
@@ -106,9 +110,9 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
         return Abbreviation(token + "." * dot, BEFORE_NUMBER[key], "", end + dot, False)
     if not dot:
         return None
-    if key == "no":
+    if key in DOTTED_BEFORE_NUMBER:
         if _number_follows(text, end + 1, number_starts):
-            return Abbreviation(token + ".", INFIXES[key], "", end + 1, False)
+            return Abbreviation(token + ".", DOTTED_BEFORE_NUMBER[key], "", end + 1, False)
         return None
     if key in INFIXES:
         return Abbreviation(token + ".", INFIXES[key], "", end + 1, _ends_sentence(text, end + 1))

@@ -458,7 +458,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # not what is counted or measured after it (戶口5000蚊, 編號1234 km), though a 號 may follow (信箱1234號)
         (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|信箱|"
                     rf"(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
-                    rf"(?<![A-Za-z])(?i:order|ref|tracking|pin|otp|code|id|box)碼?)[\s:：#係是為]*)"
+                    rf"(?<![A-Za-z])(?:(?i:order|ref|tracking|pin|otp|code|id|box)碼?|(?i:no)\.))[\s:：#係是為]*)"
                     rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_NOT_LABEL}])(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said

@@ -40,6 +40,10 @@ def said(text: str) -> list[tuple[str, str]]:
     ("Rm 1203", [("Rm", "room"), ("一二零三", "han")]),  # a room number, digit by digit
     ("Lv.99", [("Lv.", "level"), ("九十九", "han")]),  # a level, a volume: no pause at their dot
     ("Blk 5", [("Blk", "block"), ("五", "han")]),
+    ("p. 12", [("p.", "page"), ("十二", "han")]), ("Fig. 2", [("Fig.", "figure"), ("二", "han")]),
+    ("approx. 3小時", [("approx.", "approximately"), ("三", "han"), ("小時", "han")]),
+    ("max. 10人", [("max.", "maximum"), ("十", "han"), ("人", "han")]), ("3 pcs", [("三", "han"), ("pcs", "pieces")]),
+    ("Ref. No. 12345", [("Ref.", "reference"), ("No.", "number"), ("一二三四五", "han")]),
     ("Vol. 2", [("Vol.", "volume"), ("二", "han")]),
     ("LV 3", [("L", "spelled"), ("V", "spelled"), ("三", "han")]),  # capitals are letters
     ("thx!", [("thx", "thanks"), ("<!>", "<!>")]),  # chat shorthand: its word; its punctuation still a pause
