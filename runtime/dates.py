@@ -72,7 +72,11 @@ def read_bare_day_month(m: re.Match[str]) -> str:
 
 # Words for a race or a timing before m'ss" (跑5'10", 配速5'30"): there it is minutes and seconds, even where the
 # seconds could be inches (below 12)
-_TIMING_BEFORE = re.compile(r"(?:跑|游|踩單車|配速|(?i:pace)|時間|成績|用時|計時|紀錄|記錄|用咗)[^\d]{0,4}$")
+# (not the time of day something happens at: 開會時間係3:30:00, 集合時間, 登機時間 are a clock's)
+_AT_A_TIME_OF_DAY = ("開會|會議|開始|結束|集合|出發|營業|辦公|登機|起飛|抵達|到達|開放|截止|見面|上課|放學|返工|"
+                     "放工|開門|關門")
+_TIMING_BEFORE = re.compile(rf"(?:跑|游|踩單車|配速|(?i:pace)|(?<!{_AT_A_TIME_OF_DAY})時間|成績|用時|計時|紀錄|記錄|"
+                            r"用咗)[^\d]{0,4}$")
 
 
 def read_minutes_seconds(m: re.Match[str]) -> str:
@@ -168,7 +172,10 @@ def read_twelve_hour_range(m: re.Match[str]) -> str:
 
 
 def clock(hour: int, minute: int, second: str | None) -> str:
-    """The hour with 點 (兩點, the counting form), :30 as 半, other minutes with 分, seconds with 秒."""
+    """The hour with 點 (兩點, the counting form), :30 as 半, other minutes with 分, seconds with 秒 (none said for
+    :00, as 3:30:00 is 三點半)."""
+    if second is not None and not int(second):
+        second = None
     text = read_count(hour) + "點"
     if minute == 30 and not second:
         text += "半"
