@@ -149,6 +149,10 @@ _ROUTE_VERB = r"(?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?"
 _ROUTE_WORD = r"[A-Z]?\s?(?:號)?(?:線|綫|路線|巴士|小巴)"
 
 
+# A word for an index just before its value (AQHI 10+, 紫外線指數11+)
+_AFTER_INDEX_WORD = re.compile(r"(?:指數|(?<![A-Za-z])(?i:aqhi|uvi?|index))[\s:：係為達]*$")
+
+
 # A word for a speed just before it (時速250km/h): the speed is then said without 每小時
 _AFTER_SPEED_WORD = re.compile(r"時速[\s:：達約為係是]*$")
 
@@ -392,6 +396,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<=\d)(?<!(?<!\d)(?<!\d\.)0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
         (re.compile(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),
+        # a plus after an index's number that ends a phrase is "or above" (AQHI 10+, 紫外線指數11+: 十以上, 十一以上)
+        (re.compile(r"(?<![\d+])(?<!\d\.)(\d+)\+(?=\s*(?:$|[)）(（,，。.、;；:：!！?？」』]))"),
+         lambda m: m.group(1) + "以上" if said_before(_AFTER_INDEX_WORD, m) else m.group(0)),
         # a plus after a round number, nothing added to it, is "and more" (10+年經驗, 100+人 -> 十幾年經驗, 一百幾人)
         (re.compile(r"(?<![\d+])(?<!\d\.)([1-9]\d*0)\+(?![\d+%]|\s\d)"), lambda m: m.group(1) + "幾"),
         # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
