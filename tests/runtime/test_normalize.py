@@ -215,7 +215,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a dash before an equals sign is minus; a plus after a round number is "and more"
     ("3-1=2", "三減一等於二"), ("10+年經驗", "十幾年經驗"), ("100+人", "一百幾人"), ("2+1", "二加一"),
     ("15+", "十五加"), ("10 + 5", "十加五"), ("1+10+", "一加十加"),
-    ("AQHI 10+（嚴重）", "[A][Q][H][I]十以上嚴重"), ("紫外線指數11+", "紫外線指數十一以上"), ("佢有20+，好多", "佢有二十幾[<,>]好多"),
+    ("AQHI 10+（嚴重）", "[A][Q][H][I]十以上嚴重"), ("紫外線指數11+", "紫外線指數十一以上"),
+    ("佢有20+，好多", "佢有二十幾[<,>]好多"),
     # a stock code in brackets after its name, or before .HK, digit by digit; any number with a leading zero too
     ("騰訊(0700)升", "騰訊零七零零升"), ("港交所 (388)", "港交所三八八"), ("0700.HK", "零七零零[H][K]"),
     ("(1999)", "一千九百九十九"), ("007", "零零七"), ("05年", "零五年"), ("0", "零"), ("00後", "零零後"),
