@@ -248,6 +248,20 @@ def _is_address_dot(text: str, i: int) -> bool:
     return any(m.start() <= i - start < m.end() for m in _ADDRESS.finditer(text[start:end]))
 
 
+# Numbers enclosed in a circle or brackets, or followed by a dot (①, ⑴, ⒈, ❶, ㉑): list markers, each its own number
+# with a pause after it; NFKC ran ①②③ together into 123 (一百二十三) and ⒈⒉ into 1.2, and ❶ had no reading
+_ENCLOSED_NUMBER = re.compile("[\u2460-\u24ff\u2776-\u2793\u3251-\u325f\u32b1-\u32bf]")
+
+
+def list_markers(text: str) -> str:
+    """Each enclosed number (①, ⑴, ⒈, ❶) as its digits and a list's pause: ①②③ -> 1、2、3、."""
+    def number(m: re.Match[str]) -> str:
+        value = unicodedata.numeric(m.group(), None)
+        return m.group() if value is None else f"{int(value)}、"
+
+    return _ENCLOSED_NUMBER.sub(number, text)
+
+
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
 
 
@@ -291,7 +305,7 @@ _FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])")
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
-    text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", text)))
+    text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", list_markers(text))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)

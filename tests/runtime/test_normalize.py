@@ -290,6 +290,15 @@ def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, e
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("①②③", "一[<,>]二[<,>]三[<,>]"), ("①準備材料", "一[<,>]準備材料"), ("⑴⑵", "一[<,>]二[<,>]"),
+    ("⒈⒉", "一[<,>]二[<,>]"), ("❶", "一[<,>]"), ("㉑", "二十一[<,>]")])
+def test_an_enclosed_number_is_a_list_marker_of_its_own(text, expected):
+    """NFKC ran ①②③ together into 123 (一百二十三) and ⒈⒉ into 1.2; ❶ was dropped with a warning."""
+    assert han(text) == expected
+    assert normalize(text)[1] == []
+
+
+@pytest.mark.parametrize("text, expected", [
     ("S&P 500", "[S][and][P]五百"), ("R&D部門", "[R][and][D]部門"), ("你&我", "你同我"), ("A & B", "[A]同[B]")])
 def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected):
     """S&P and R&D are said with the English and; 同 in the middle of an acronym read as Cantonese inside English."""
