@@ -253,13 +253,21 @@ def _is_address_dot(text: str, i: int) -> bool:
 _ENCLOSED_NUMBER = re.compile("[\u2460-\u24ff\u2776-\u2793\u3251-\u325f\u32b1-\u32bf]")
 
 
-def list_markers(text: str) -> str:
-    """Each enclosed number (①, ⑴, ⒈, ❶) as its digits and a list's pause: ①②③ -> 1、2、3、."""
-    def number(m: re.Match[str]) -> str:
-        value = unicodedata.numeric(m.group(), None)
-        return m.group() if value is None else f"{int(value)}、"
+# ... and a Roman numeral written as one character (第Ⅲ期, Ⅻ) is its number; NFKC made it letters (III), spelled
+_ROMAN_NUMERAL = re.compile("[\u2160-\u2188]")
 
-    return _ENCLOSED_NUMBER.sub(number, text)
+
+def numbers_as_digits(text: str) -> str:
+    """Each enclosed number (①, ⑴, ⒈, ❶) as its digits and a list's pause (①②③ -> 1、2、3、), and each Roman
+    numeral character as its digits (第Ⅲ期 -> 第3期)."""
+    def number(m: re.Match[str], after: str) -> str:
+        value = unicodedata.numeric(m.group(), None)
+        return m.group() if value is None else f"{int(value)}{after}"
+
+    text = _ENCLOSED_NUMBER.sub(lambda m: number(m, "、"), text)
+    # (one before another or a digit is a list's marker too: ⅰⅱ is 1、2, not 12)
+    return _ROMAN_NUMERAL.sub(lambda m: number(m, "、" if _ROMAN_NUMERAL.match(text, m.end()) or
+                                               text[m.end():m.end() + 1].isdigit() else ""), text)
 
 
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
@@ -305,7 +313,7 @@ _FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])")
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
-    text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", list_markers(text))))
+    text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
