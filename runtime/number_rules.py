@@ -107,6 +107,8 @@ _DAYS_SPAN_BEFORE = ("住", "隔離", "最近", "連續", "一連", "每", "過�
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
+# Where a number starts: not right after a digit, nor after a decimal point (the 5 of 3.5 starts none)
+_NUMBER_START = r"(?<!\d)(?<!\d\.)"
 # Where a fraction's numerator may start: not inside a number, nor after a currency sign (a price for a number of
 # things, $29.9/2件, is no fraction)
 _FRACTION_START = r"(?<![\d$£€¥])(?<!\d[./])"
@@ -280,11 +282,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     scale = "k|K|M|B|bn|BN|mn|(?i:thousand|million|billion|trillion)"
     return [
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
-        (re.compile(r"(?<!\d)(?<!\d\.)(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
-        (re.compile(r"(?<!\d)(?<!\d\.)(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
+        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
-        (re.compile(r"(?<!\d)(?<!\d\.)(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
+        (re.compile(rf"{_NUMBER_START}(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
         (re.compile(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
@@ -294,7 +296,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                     r"(?P<num>\d+(?:\.\d+)?)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
          marked("number", _fraction, keep_prefix=True)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d{4})\s?[/\-–~～]\s?(\d{4}|\d{2})(?=年)"),
+        (re.compile(rf"{_NUMBER_START}(\d{{4}})\s?[/\-–~～]\s?(\d{{4}}|\d{{2}})(?=年)"),
          marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # ... and without 年, where the second year follows the first within ten and nothing counted follows
         # (2024/25球季, 2024-25, 1990-1999; not 2000-2500人, 2024-25%)
@@ -303,10 +305,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("date", _year_span)),
         # decades (1990s, 90's, '90s): 一九九零年代, 九十年代 (a bare 90s may be seconds); a video resolution (1080p,
         # 720p) digit by digit
-        (re.compile(r"(?<!\d)(?<!\d\.)(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
+        (re.compile(rf"{_NUMBER_START}(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
          marked("date", lambda m: (read_digits(m.group(1)) if m.group(1) else
                                     read_integer(int(m.group(2) or m.group(3)))) + "年代")),
-        (re.compile(r"(?<!\d)(?<!\d\.)(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
+        (re.compile(rf"{_NUMBER_START}(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
          _digit_by_digit(1)),
         # a race's distance after 跑 (跑咗10K, 跑5K): the number and the letter K, as it is said, not thousands
         (re.compile(r"((?:跑|跑咗|跑左|跑完)\s?)(\d{1,2})(?=\s?[Kk](?![A-Za-z]))"),
@@ -321,7 +323,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                     rf"(?!\s?[{_RANGE_OF}])"),
          lambda m: " seven-eleven "),
         # a date with an English month: 5 Dec 2026, 5 December, Dec 5, 2026 -> (二零二六年)十二月五號
-        (re.compile(rf"(?<!\d)(?<!\d\.)(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
+        (re.compile(rf"{_NUMBER_START}(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
                     r"(?!\d|:\d)"), marked("date", read_english_date)),
         (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\dA-Za-z]|:\d)(?:,?\s(?P<year>\d{{4}}))?"
                     r"(?!\d|:\d)"), marked("date", read_english_date)),
@@ -336,7 +338,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("number", read_foreign)),
         (re.compile(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
-        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
+        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?{_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
         # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)
@@ -393,7 +395,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause), x, × or * between numbers is times (2x3,
         # 1920x1080, 3*4 -> 乘)
         (re.compile(r"(?<!\d)(?<!\d:)(\d+):(\d|\d{3,})(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
-        (re.compile(r"(?<=\d)(?<!(?<!\d)(?<!\d\.)0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
+        (re.compile(rf"(?<=\d)(?<!{_NUMBER_START}0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
         (re.compile(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),
         # a plus after an index's number that ends a phrase is "or above" (AQHI 10+, 紫外線指數11+: 十以上, 十一以上)
@@ -434,7 +436,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM|[Uu]nit|UNIT|[Ff]lat|FLAT|[Ss]hop|SHOP|[Ss]uite|SUITE)\s?)"
                     rf"(\d{{3,4}})(?!\d|\.\d)(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,4})(?=\s?室)"), _digit_by_digit(1)),
+        (re.compile(rf"{_NUMBER_START}(\d{{3,4}})(?=\s?室)"), _digit_by_digit(1)),
         # an event or a disease named by its date's digits (911事件, 721事件, 2019冠狀病毒病): digit by digit, as the
         # name is said
         (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病))"), _digit_by_digit(1)),
@@ -448,7 +450,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
                     r"(?![\d'’′]|\.\d)"), marked("number", _height, keep_prefix=True)),
         # a height or length in metres and centimetres, 1米75, 1米8 (one metre seventy-five): 一米七五, the centimetres
         # digit by digit and a round ten by its digit (1米50 一米五, 2米2 兩米二), as it is said
-        (re.compile(r"(?<!\d)(?<!\d\.)([1-9])米(\d\d?)(?![\d%]|[.,]\d)(?!\s?(?:[米厘分吋呎]|cm|mm))"),
+        (re.compile(rf"{_NUMBER_START}([1-9])米(\d\d?)(?![\d%]|[.,]\d)(?!\s?(?:[米厘分吋呎]|cm|mm))"),
          marked("number", lambda m: read_count(int(m.group(1))) + "米" + read_digits(m.group(2).rstrip("0") or "0"))),
         # elsewhere m'ss" is a race's time where it cannot be feet and inches or a word for a race comes before it
         # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
@@ -458,7 +460,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # as it is said (零七零零, 三八八)
         (re.compile(r"([\u4e00-\u9fffA-Z]\s?[(（]\s?)(\d{3,5})(?=(?:\.HK)?\s?[)）])"),
          _digit_by_digit(2, keep_prefix=True)),
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d{3,5})\.(?=HK(?![A-Za-z]))"),
+        (re.compile(rf"{_NUMBER_START}(\d{{3,5}})\.(?=HK(?![A-Za-z]))"),
          _digit_by_digit(1)),
         # a number that names an order, an account or a member, or a code to type (單號：123456789, 編號1234, 學號
         # 20231234, 驗證碼：482913, PIN 1234, 尾數1234): digit by digit, as it is read out; four digits or more, and
@@ -472,8 +474,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
          _digit_by_digit(2, keep_prefix=True)),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
+        (re.compile(rf"{_NUMBER_START}(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
+        (re.compile(rf"{_NUMBER_START}(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
         (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
          lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
@@ -483,7 +485,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
         # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)\s?%"),
+        (re.compile(rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)\s?%"),
          marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
                                      f"{read_decimal(m.group(3))}")),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
@@ -508,7 +510,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          lambda m: m.group(1) or "大約"),
         # a mortgage's rate off the prime rate or HIBOR (P-2.75%, H+1.3%): minus, 減, not a negative percentage
         (re.compile(r"(?<![A-Za-z])([PH])\s?-\s?(?=\d+(?:\.\d+)?\s?%)"), lambda m: m.group(1) + "減"),
-        (re.compile(r"(?<!\d)(?<!\d\.)-?(\d+(?:\.\d+)?)\s?%"),
+        (re.compile(rf"{_NUMBER_START}-?(\d+(?:\.\d+)?)\s?%"),
          marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
         # a minus (before the decimals, which would hide its digit: -2.5 is 負二點五); before degrees it is a
@@ -521,8 +523,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
         # a version or an address of dotted numbers (2.3.1, 192.168.1.1): each number, 點 between them, as it is
         # said (二點三點一; a part of three digits or more digit by digit); a day.month.year is a date (31.12.2024)
-        (re.compile(r"(?<!\d)(?<!\d\.)\d+(?:\.\d+){2,}(?!\d|\.\d)"), marked("number", _dotted)),
-        (re.compile(r"(?<!\d)(?<!\d\.)(\d{1,3}(?:,\d{3})+|\d+)\.(\d+)(?!\d|\.\d)"),
+        (re.compile(rf"{_NUMBER_START}\d+(?:\.\d+){{2,}}(?!\d|\.\d)"), marked("number", _dotted)),
+        (re.compile(rf"{_NUMBER_START}(\d{{1,3}}(?:,\d{{3}})+|\d+)\.(\d+)(?!\d|\.\d)"),
          marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
