@@ -309,7 +309,8 @@ def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected
 
 @pytest.mark.parametrize("text, expected", [
     ("快d啦", "快啲啦"), ("d人好多", "啲人好多"), ("好d", "好啲"), ("俾多d時間我", "俾多啲時間我"),
-    ("用d cash", "用啲[cash]"), ("3d打印", "三[D]打印"), ("D餐", "[D]餐"), ("plan d", "[plan][D]"), ("d", "[D]")])
+    ("用d cash", "用啲[cash]"), ("3d打印", "三[D]打印"), ("快D啦", "快啲啦"), ("平D", "平啲"), ("去D座", "去[D]座"),
+    ("D餐", "[D]餐"), ("plan d", "[plan][D]"), ("d", "[D]")])
 def test_a_lone_d_beside_han_text_is_di1(text, expected):
     """Chat writes 啲 as d (快d啦): the letter D sounds the same (di1), but it was a spelled letter, outside the Han
     words that the dictionary reads together (好啲, 啲嘢), and g2p --explain called it spelled."""
