@@ -240,8 +240,8 @@ def _integer(m: re.Match[str]) -> str:
         return read_integer(value)  # a term of a sum or a comparison: 10÷2啦, 雞翼x2啦, 2>1 (二, not 兩)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
-    if following == "年" and len(m.group(0)) == 4:
-        return read_digits(m.group(0))  # a year
+    if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年"), m.end())):
+        return read_digits(m.group(0))  # a year (2024年, 2024上半年)
     if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):
         return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
     if before.isascii() and before.isalpha():
@@ -357,6 +357,14 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
          marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
+        # a month and its year without a day (12/2025 on a card, 2024-12, 2024/03): 二零二五年十二月
+        (re.compile(r"(?<![\d/.\-])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\d%]|[./]\d)"),
+         marked("date", lambda m: f"{read_digits(m.group(2))}年{read_integer(int(m.group(1)))}月")),
+        (re.compile(rf"(?<![\d/.\-])((?:19|20)\d\d)[-/](0?[1-9]|1[0-2])(?![\d%]|[-/.]\d)(?!\s?[{_COUNTED_PAIR}A-Za-z])"),
+         marked("date", lambda m: f"{read_digits(m.group(1))}年{read_integer(int(m.group(2)))}月")),
+        # ... and a year beside a quarter or a half (Q4 2024, 2024 Q4, H1 2024): digit by digit
+        (re.compile(r"(?<=[QH][1-4] )(?:19|20)\d\d(?![\d%])|(?<![\dA-Za-z])(?:19|20)\d\d(?= ?[QH][1-4](?!\d))"),
+         _digit_by_digit()),
         # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
         (re.compile(r"(?<!\d)(?<!\d[/.])(\d{1,2})/(\d{1,2})(?!\d|/\d)(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
                     r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), marked("date", read_day_month)),

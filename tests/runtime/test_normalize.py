@@ -247,6 +247,10 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("i7-13700H", "[I]七一三七零零[H]"), ("上午8:00-下午3:30", "上午八點至下午三點半"),
     ("8點-晚上10點", "八點至晚上十點"),
     # a day named by its date, as the name is said; a section's number stays a decimal
+    # a month and its year, and a year beside a quarter or before a half
+    ("有效期至12/2025", "有效期至二零二五年十二月"), ("2024-12", "二零二四年十二月"), ("2024/03", "二零二四年三月"),
+    ("13/2024", "十三兩千零二十四"), ("2024-25", "二零二四至二五"), ("5/12/2024", "二零二四年十二月五號"),
+    ("Q4 2024", "[Q]四二零二四"), ("2024 Q4", "二零二四[Q]四"), ("2024上半年", "二零二四上半年"),
     ("2019冠狀病毒病", "二零一九冠狀病毒病"), ("10.1國慶", "十一國慶"), ("5.1勞動節", "五一勞動節"),
     ("11.11優惠", "雙十一優惠"), ("618購物節", "六一八購物節"), ("第3.5節", "第三點五節"),
     # a price for a number of things, not a fraction
