@@ -262,7 +262,9 @@ def numbers_as_digits(text: str) -> str:
     numeral character as its digits (第Ⅲ期 -> 第3期)."""
     def number(m: re.Match[str], after: str) -> str:
         value = unicodedata.numeric(m.group(), None)
-        return m.group() if value is None else f"{int(value)}{after}"
+        if value is None:
+            return m.group()
+        return ("、" if m.string[m.start() - 1:m.start()].isdigit() else "") + f"{int(value)}{after}"  # 12① is 12、1
 
     text = _ENCLOSED_NUMBER.sub(lambda m: number(m, "、"), text)
     # (one before another or a digit is a list's marker too: ⅰⅱ is 1、2, not 12)

@@ -296,7 +296,8 @@ def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, e
 @pytest.mark.parametrize("text, expected", [
     ("①②③", "一[<,>]二[<,>]三[<,>]"), ("①準備材料", "一[<,>]準備材料"), ("⑴⑵", "一[<,>]二[<,>]"),
     ("⒈⒉", "一[<,>]二[<,>]"), ("❶", "一[<,>]"), ("㉑", "二十一[<,>]"),
-    ("第Ⅲ期", "第三期"), ("Ⅱ型糖尿病", "二型糖尿病"), ("ⅰⅱ", "一[<,>]二")])
+    ("第Ⅲ期", "第三期"), ("Ⅱ型糖尿病", "二型糖尿病"), ("ⅰⅱ", "一[<,>]二"),
+    ("76①5", "七十六[<,>]一[<,>]五"), ("12Ⅱ", "十二[<,>]二")])  # not run into the digits before
 def test_an_enclosed_number_is_a_list_marker_of_its_own(text, expected):
     """NFKC ran ①②③ together into 123 (一百二十三) and ⒈⒉ into 1.2; ❶ was dropped with a warning; a Roman numeral
     character became letters (III, spelled)."""
