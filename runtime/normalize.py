@@ -311,7 +311,8 @@ _EMOTICON = re.compile(r"(?<![A-Za-z0-9])(?:[:;=]-?(?:[)(\]\[|/\\]|[DPpOo](?![\u
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
 # ground), LG/F 低層地下 (lower ground), M/F 閣樓 (mezzanine)
 FLOORS = {"G": "地下", "UG": "高層地下", "LG": "低層地下", "M": "閣樓"}
-_FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])")
+# (a dash from it to a numbered floor is a range, G/F-2/F 地下至二樓; the Han word before it made it a minus)
+_FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])(\s?[-–~～]\s?(?=\d))?")
 
 
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
@@ -324,7 +325,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = place_names(text)
-    text = _FLOOR.sub(lambda m: FLOORS[m.group(1)], text)
+    text = _FLOOR.sub(lambda m: FLOORS[m.group(1)] + ("至" if m.group(2) else ""), text)
     text = _WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text)
     text = expand_numbers(_WEEKDAY_SHORT.sub(marked("date", lambda m: read_weekday(m.group(1))), text))
     segments: list[Segment] = []
