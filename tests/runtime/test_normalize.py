@@ -385,6 +385,11 @@ def test_emoji_and_control_characters_are_dropped_silently():
     assert dropped == []
 
 
+def test_bullets_and_reference_marks_are_silent_and_an_arrow_is_a_pause():
+    assert han("※注意：•中環→尖沙咀") == "注意[<,>]中環[<,>]尖沙咀"
+    assert normalize("※注意：•中環→尖沙咀")[1] == []
+
+
 @pytest.mark.parametrize("text, expected", [
     ("好開心XD", "好開心"), (":) 多謝", "多謝"), ("好:P", "好"), ("=]", ""), ("T_T", ""), (">_<", ""), (":-(", ""),
     ("地址:D座", "地址[<,>][D]座"), ("Q1:D", "[Q]一[<,>][D]"), ("x=(1+2)", "[X]等於一加二"), ("10:30", "十點半")])
