@@ -80,8 +80,9 @@ from .marks import is_han, marked
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
 from .numbers import read_count, read_decimal, read_digits, read_integer, read_separated
 
-# 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字); a type, 2型 (二型)
-_NO_TWO_BEFORE = set("月日號樓期比乘字型")
+# 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字); a type or a class,
+# 2型, 2等獎 (二型, 二等)
+_NO_TWO_BEFORE = set("月日號樓期比乘字型等")
 # ... and where a range ends before them (2-3月: 二至三月); not 日 nor 字, since 2-3日 is two or three days, 兩至三日
 _NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日", "字"}
 # Where a dash before a digit is a minus sign: at the start, after a space, an opening bracket or quote, a colon, a

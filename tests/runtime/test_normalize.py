@@ -211,7 +211,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("Ref: 88771234", "[Ref][<,>]八八七七一二三四"), ("戶口5000蚊", "戶口五千蚊"), ("編號12", "編號十二"),
     ("編號19212 km", "編號一萬九千二百一十二公里"),
     # a key to press and an age's first digit are 二 before 字; two words are still 兩 (2-3字)
-    ("請按2字", "請按二字"), ("2型糖尿病", "二型糖尿病"), ("佢2字頭", "佢二字頭"), ("2-3字", "兩至三字"),
+    ("請按2字", "請按二字"), ("佢2字頭", "佢二字頭"), ("2-3字", "兩至三字"),
+    ("2型糖尿病", "二型糖尿病"), ("2等獎", "二等獎"),  # ... and a type or a class before 型 and 等
     # a dash before an equals sign is minus; a plus after a round number is "and more"
     ("3-1=2", "三減一等於二"), ("10+年經驗", "十幾年經驗"), ("100+人", "一百幾人"), ("2+1", "二加一"),
     ("15+", "十五加"), ("10 + 5", "十加五"), ("1+10+", "一加十加"),
