@@ -283,8 +283,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     scale = "k|K|M|B|bn|BN|mn|(?i:thousand|million|billion|trillion)"
     return [
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
-        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?°\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
-        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?°\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        # (and 度C, 度F as some write them: 38.5度C)
+        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?[°度]\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
+        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?[°度]\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
         (re.compile(rf"{_NUMBER_START}(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
