@@ -364,6 +364,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("date", lambda m: f"{read_digits(m.group(2))}年{read_integer(int(m.group(1)))}月")),
         (re.compile(rf"(?<![\d/.\-])((?:19|20)\d\d)[-/](0?[1-9]|1[0-2])(?![\d%]|[-/.]\d)(?!\s?[{_COUNTED_PAIR}A-Za-z])"),
          marked("date", lambda m: f"{read_digits(m.group(1))}年{read_integer(int(m.group(2)))}月")),
+        # ... and a card's expiry, MM/YY after the word for it (有效期 12/26, EXP 03/27): 二六年十二月
+        (re.compile(r"((?:有效期|到期日?|屆滿|(?<![A-Za-z])(?i:exp(?:iry)?|valid thru))\.?[\s:：至]*)"
+                    r"(0?[1-9]|1[0-2])/(\d\d)(?![\d/])"),
+         marked("date", lambda m: f"{read_digits(m.group(3))}年{read_integer(int(m.group(2)))}月", keep_prefix=True)),
         # ... and a year beside a quarter or a half (Q4 2024, 2024 Q4, H1 2024): digit by digit
         (re.compile(r"(?<=[QH][1-4] )(?:19|20)\d\d(?![\d%])|(?<![\dA-Za-z])(?:19|20)\d\d(?= ?[QH][1-4](?!\d))"),
          _digit_by_digit()),
