@@ -263,6 +263,7 @@ def _integer(m: re.Match[str]) -> str:
 UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
          "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎", "min": "分鐘", "mins": "分鐘",
          "sec": "秒", "secs": "秒", "h": "小時", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
+         "mmHg": "毫米水銀柱",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
@@ -364,6 +365,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("date", lambda m: f"{read_digits(m.group(2))}年{read_integer(int(m.group(1)))}月")),
         (re.compile(rf"(?<![\d/.\-])((?:19|20)\d\d)[-/](0?[1-9]|1[0-2])(?![\d%]|[-/.]\d)(?!\s?[{_COUNTED_PAIR}A-Za-z])"),
          marked("date", lambda m: f"{read_digits(m.group(1))}年{read_integer(int(m.group(2)))}月")),
+        # a blood pressure, systolic over diastolic (血壓120/80): the two numbers with a pause between, as it is said
+        (re.compile(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
+         lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
         # ... and a card's expiry, MM/YY after the word for it (有效期 12/26, EXP 03/27): 二六年十二月
         (re.compile(r"((?:有效期|到期日?|屆滿|(?<![A-Za-z])(?i:exp(?:iry)?|valid thru))\.?[\s:：至]*)"
                     r"(0?[1-9]|1[0-2])/(\d\d)(?![\d/])"),
