@@ -57,6 +57,7 @@ def _lines(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from cantoedge.runtime.frontend import Frontend, FrontendError
     from cantoedge.runtime.lexicon import load_lexicon
+    from cantoedge.runtime.limits import check_text
 
     lexicon = load_lexicon(args.lexicon) if args.lexicon else None
     frontend = Frontend(lexicon=lexicon, strict=args.strict)
@@ -66,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
         if args.file and not line.strip():
             continue
         try:
-            result = frontend(line)
-        except FrontendError as exc:
+            result = frontend(check_text(line))  # each --file line within the text limit, as TEXT is
+        except (FrontendError, ValueError) as exc:
             if not args.file:
                 raise
             failures += 1

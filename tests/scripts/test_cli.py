@@ -22,6 +22,18 @@ def test_g2p_json_file_contract(tmp_path, capsys):
     assert "error" in lines[2]
 
 
+def test_g2p_file_lines_keep_the_text_limit_one_by_one(tmp_path, capsys):
+    """A line longer than the limit is refused with its line number; the lines around it are still read."""
+    from cantoedge.runtime.limits import MAX_TEXT_CHARS
+
+    src = tmp_path / "in.txt"
+    src.write_text("你好\n" + "好" * (MAX_TEXT_CHARS + 1) + "\n我哋\n", encoding="utf-8")
+    assert main(["g2p", "--file", str(src)]) == 1
+    out, err = capsys.readouterr()
+    assert f"{src}:2: text is 20,001 characters; the limit is 20,000" in err
+    assert out.splitlines()[0] == "nei5 hou2" and "ngo5 dei6" in out.splitlines()
+
+
 def test_g2p_text_and_errors(capsys):
     assert main(["g2p", "詩史試時市事"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "si1 si2 si3 si4 si5 si6"
