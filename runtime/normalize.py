@@ -262,16 +262,19 @@ _ROMAN_NUMERAL = re.compile("[\u2160-\u2188]")
 def numbers_as_digits(text: str) -> str:
     """Each enclosed number (①, ⑴, ⒈, ❶) as its digits and a list's pause (①②③ -> 1、2、3、), and each Roman
     numeral character as its digits (第Ⅲ期 -> 第3期)."""
-    def number(m: re.Match[str], after: str) -> str:
+    def number(m: re.Match[str], marker: bool) -> str:
         value = unicodedata.numeric(m.group(), None)
         if value is None:
             return m.group()
-        return ("、" if m.string[m.start() - 1:m.start()].isdigit() else "") + f"{int(value)}{after}"  # 12① is 12、1
+        before = "、" if m.string[m.start() - 1:m.start()].isdigit() else ""  # 12① is 12、1, not 121
+        return f"{before}{int(value)}{'、' if marker else ''}"
 
-    text = _ENCLOSED_NUMBER.sub(lambda m: number(m, "、"), text)
-    # (one before another or a digit is a list's marker too: ⅰⅱ is 1、2, not 12)
-    return _ROMAN_NUMERAL.sub(lambda m: number(m, "、" if _ROMAN_NUMERAL.match(text, m.end()) or
-                                               text[m.end():m.end() + 1].isdigit() else ""), text)
+    def roman_marker(m: re.Match[str]) -> bool:
+        """A Roman numeral before another or a digit is a list's marker too: ⅰⅱ is 1、2, not 12."""
+        return bool(_ROMAN_NUMERAL.match(m.string, m.end())) or m.string[m.end():m.end() + 1].isdigit()
+
+    text = _ENCLOSED_NUMBER.sub(lambda m: number(m, True), text)
+    return _ROMAN_NUMERAL.sub(lambda m: number(m, roman_marker(m)), text)
 
 
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
