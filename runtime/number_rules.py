@@ -360,14 +360,14 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
          marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
+        # a blood pressure, systolic over diastolic (血壓120/80): the two numbers with a pause between, as it is said
+        (re.compile(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
+         lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
         # a month and its year without a day (12/2025 on a card, 2024-12, 2024/03): 二零二五年十二月
         (re.compile(r"(?<![\d/.\-])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\d%]|[./]\d)"),
          marked("date", lambda m: f"{read_digits(m.group(2))}年{read_integer(int(m.group(1)))}月")),
         (re.compile(rf"(?<![\d/.\-])((?:19|20)\d\d)[-/](0?[1-9]|1[0-2])(?![\d%]|[-/.]\d)(?!\s?[{_COUNTED_PAIR}A-Za-z])"),
          marked("date", lambda m: f"{read_digits(m.group(1))}年{read_integer(int(m.group(2)))}月")),
-        # a blood pressure, systolic over diastolic (血壓120/80): the two numbers with a pause between, as it is said
-        (re.compile(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
-         lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
         # ... and a card's expiry, MM/YY after the word for it (有效期 12/26, EXP 03/27): 二六年十二月
         (re.compile(r"((?:有效期|到期日?|屆滿|(?<![A-Za-z])(?i:exp(?:iry)?|valid thru))\.?[\s:：至]*)"
                     r"(0?[1-9]|1[0-2])/(\d\d)(?![\d/])"),
