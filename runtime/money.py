@@ -9,13 +9,13 @@ import re
 from .numbers import read_count, read_decimal, read_integer, read_scaled
 
 # Other currencies, said after the amount as Hong Kong news says them (US$100 -> 一百美元, RMB100 -> 一百元人民幣):
-# a sign or code before the amount, or a code after it. HK$ and $ are read by read_dollars (蚊, 毫, 仙). ¥ is left
-# out: Hong Kong writes it for yen and for renminbi alike.
+# a sign or code before the amount, or a code after it. HK$ and $ are read by read_dollars (蚊, 毫, 仙). ¥ is read
+# as yen, though Hong Kong writes it for renminbi too (a price in Japan is the commoner).
 CURRENCIES = {"US$": "美元", "USD": "美元", "NT$": "新台幣", "TWD": "新台幣",
               "A$": "澳元", "AU$": "澳元", "AUD": "澳元", "C$": "加元", "CA$": "加元", "CAD": "加元",
               "S$": "新加坡元", "SGD": "新加坡元", "NZ$": "紐元", "NZD": "紐元", "MOP$": "澳門元", "MOP": "澳門元",
               "£": "英鎊", "GBP": "英鎊", "€": "歐元", "EUR": "歐元", "RMB": "元人民幣", "CNY": "元人民幣",
-              "JPY": "日圓", "¥": "日圓", "HKD": "港元"}  # ¥ in Hong Kong is mostly a price in Japan
+              "JPY": "日圓", "¥": "日圓", "HKD": "港元", "₩": "韓圜", "KRW": "韓圜", "฿": "泰銖", "THB": "泰銖"}
 HAN_MULTIPLIERS = "十萬|百萬|千萬|萬億|萬|億|千|百"  # written after a sum: $500萬
 
 
