@@ -348,6 +348,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})"
                     r"(?:(?<=[萬千])(?P<next>[1-9](?:(?<=萬\d)千|百)?)(?![\d.,萬千百]))?(?P<unit>港元|元|蚊)?", re.I),
          marked("number", read_multiplied)),
+        # ... and one sign before a number of 毫 ($5毫, 5 ho, fifty cents): 五毫, not 五蚊毫
+        (re.compile(r"(?:HK)?\$\s?([1-9])\s?(?=毫)", re.I), marked("number", lambda m: read_count(int(m.group(1))))),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
          marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
