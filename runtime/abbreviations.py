@@ -10,10 +10,11 @@ sentence cut in two. Rules (documented in the README):
   Chan), as CMUdict alone would read Dr as "drive";
 - No. p. pp. before a number are "number", "page", "pages", Rm (its dot or not) "room", Blk block, Lv level, Vol
   volume, Ch chapter, Ep episode; vs. e.g. i.e. are read within the sentence;
-- suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext approx max min est ref fig sec art, and St
-  after a name: Queen St.) are read as the word; letters with a dot after each (U.S.A., H.K., e.g., i.e., Ph.D.)
-  are spelled without a pause between them;
-- chat shorthand is read as its word (thx thanks, plz please, tmr tomorrow, pcs pieces) or spelled (omg, asap, fyi, ig);
+- suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext approx max min est ref fig sec art feat
+  ver, and St after a name: Queen St.) are read as the word; letters with a dot after each (U.S.A., H.K., e.g.,
+  i.e., Ph.D.) are spelled without a pause between them;
+- chat shorthand is read as its word (thx thanks, plz please, tmr tomorrow, pcs pieces, vs versus) or spelled (omg,
+  asap, fyi, ig);
 - the dot of a suffix or of spelled letters is a full stop only where the text ends: a capitalised word after it
   is as often an address going on (Queen St. Central) as a new sentence; a title's or an infix's dot never is.
 """
@@ -35,11 +36,12 @@ SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorp
             "jr": "junior", "sr": "senior", "rd": "road", "ave": "avenue", "bldg": "building", "blk": "block",
             "dept": "department", "govt": "government", "sq": "square", "ft": "feet", "ext": "extension",
             "approx": "approximately", "max": "maximum", "min": "minimum", "est": "established", "ref": "reference",
-            "fig": "figure", "sec": "section", "art": "article"}
+            "fig": "figure", "sec": "section", "art": "article", "feat": "featuring", "ver": "version"}
 # chat shorthand: read as the word it stands for (thx -> thanks), or spelled, as it is said (omg -> O M G; CMUdict
 # reads fyi as "for your information", and letter-to-sound would make ig and omg one syllable each)
 SHORTHANDS = {"thx": "thanks", "thks": "thanks", "tks": "thanks", "plz": "please", "pls": "please", "msg": "message",
-              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces"}
+              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces",
+              "vs": "versus"}
 SPELLED_SHORTHANDS = {"omg", "idk", "lol", "asap", "fyi", "imo", "ig", "btw", "tbh", "ootd", "jk", "gg", "np", "fb",
                       "yt", "dm"}
 SAINT, STREET = "saint", "street"  # St. before a name (St. Paul's) and after one (Queen St.)

@@ -44,6 +44,8 @@ def said(text: str) -> list[tuple[str, str]]:
     ("approx. 3小時", [("approx.", "approximately"), ("三", "han"), ("小時", "han")]),
     ("max. 10人", [("max.", "maximum"), ("十", "han"), ("人", "han")]), ("3 pcs", [("三", "han"), ("pcs", "pieces")]),
     ("Ref. No. 12345", [("Ref.", "reference"), ("No.", "number"), ("一二三四五", "han")]),
+    ("Eason feat. Jay", [("Eason", "english"), ("feat.", "featuring"), ("Jay", "english")]),
+    ("曼聯 vs 利物浦", [("曼聯", "han"), ("vs", "versus"), ("利物浦", "han")]),
     ("Vol. 2", [("Vol.", "volume"), ("二", "han")]),
     ("LV 3", [("L", "spelled"), ("V", "spelled"), ("三", "han")]),  # capitals are letters
     ("thx!", [("thx", "thanks"), ("<!>", "<!>")]),  # chat shorthand: its word; its punctuation still a pause
