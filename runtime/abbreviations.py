@@ -13,8 +13,8 @@ sentence cut in two. Rules (documented in the README):
 - suffixes (etc Ltd Co Inc Corp Jr Sr Rd Ave Bldg Blk Dept Govt sq ft ext approx max min est ref fig sec art feat
   ver, and St after a name: Queen St.) are read as the word; letters with a dot after each (U.S.A., H.K., e.g.,
   i.e., Ph.D.) are spelled without a pause between them;
-- chat shorthand is read as its word (thx thanks, plz please, tmr tomorrow, pcs pieces, vs versus) or spelled (omg,
-  asap, fyi, ig);
+- chat shorthand is read as its word (thx thanks, plz please, tmr tomorrow, pcs pieces) or spelled (omg, asap, fyi,
+  ig), and vs is versus with its dot or without;
 - the dot of a suffix or of spelled letters is a full stop only where the text ends: a capitalised word after it
   is as often an address going on (Queen St. Central) as a new sentence; a title's or an infix's dot never is.
 """
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 # the English word each abbreviation is read as (its reading comes from CMUdict, as any English word's)
 TITLES = {"mr": "mister", "mrs": "missus", "ms": "ms", "dr": "doctor", "prof": "professor", "mt": "mount"}
-INFIXES = {"vs": "versus"}
+INFIXES = {"vs": "versus"}  # with its dot or without (曼聯 vs 利物浦: letter-to-sound read vs as a word)
 # only with their dot, and before a number (No. 5, p. 12, pp. 12-15)
 DOTTED_BEFORE_NUMBER = {"no": "number", "p": "page", "pp": "pages"}
 # before a number, with its dot or without (Rm 1203, Rm. 1203, Blk 5, Lv.99, Vol. 2; RM and LV are letters)
@@ -40,8 +40,7 @@ SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorp
 # chat shorthand: read as the word it stands for (thx -> thanks), or spelled, as it is said (omg -> O M G; CMUdict
 # reads fyi as "for your information", and letter-to-sound would make ig and omg one syllable each)
 SHORTHANDS = {"thx": "thanks", "thks": "thanks", "tks": "thanks", "plz": "please", "pls": "please", "msg": "message",
-              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces",
-              "vs": "versus"}
+              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces"}
 SPELLED_SHORTHANDS = {"omg", "idk", "lol", "asap", "fyi", "imo", "ig", "btw", "tbh", "ootd", "jk", "gg", "np", "fb",
                       "yt", "dm"}
 SAINT, STREET = "saint", "street"  # St. before a name (St. Paul's) and after one (Queen St.)
@@ -110,14 +109,14 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
         return Abbreviation(token + "." * dot, TITLES[key], "", end + dot, False)
     if key in BEFORE_NUMBER and not token.isupper() and _number_follows(text, end + dot, number_starts):
         return Abbreviation(token + "." * dot, BEFORE_NUMBER[key], "", end + dot, False)
+    if key in INFIXES:
+        return Abbreviation(token + "." * dot, INFIXES[key], "", end + dot, dot and _ends_sentence(text, end + 1))
     if not dot:
         return None
     if key in DOTTED_BEFORE_NUMBER:
         if _number_follows(text, end + 1, number_starts):
             return Abbreviation(token + ".", DOTTED_BEFORE_NUMBER[key], "", end + 1, False)
         return None
-    if key in INFIXES:
-        return Abbreviation(token + ".", INFIXES[key], "", end + 1, _ends_sentence(text, end + 1))
     if key in SUFFIXES:
         return _suffix(text, token, SUFFIXES[key], end, dot)
     return None
