@@ -429,6 +429,10 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a card's or an account's number in groups of four (4111 1111 1111 1111, 1234-5678-9012): digit by digit
         (re.compile(r"(?<!\d)(?<!\d[.,])\d{4}([ -])\d{4}(?:\1\d{4}){1,2}(?!\d|[.,]\d)"),
          _digits_written_apart),
+        # a phone number with its country's code after a plus (+86 138 0013 8000, +1 (415) 555-1234, +44 20 7946 0958):
+        # eight to fifteen digits in groups, said one by one without the plus; then Hong Kong's own:
+        (re.compile(r"(?<![\dA-Za-z+])\+[1-9]\d{0,2}(?:[\s-]?[(（]?\d{1,5}[)）]?){2,6}(?!\d|[.,]\d)"),
+         lambda m: _digits_written_apart(m) if 8 <= sum(ch.isdigit() for ch in m.group(0)) <= 15 else m.group(0)),
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
         # (not where what they count follows: 2000-2500人 is a range)
@@ -437,6 +441,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          _digits_written_apart),
         (re.compile(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
+        (re.compile(r"(?<![\d+])(?:\+?852[\s-]|[(（]\+?852[)）]\s?)[2-9]\d{7}(?!\d)"), _digits_written_apart),
         # ... and a hotline's or an extension's shorter number (熱線1823, 分機123, Ext. 2345), and the emergency number
         # dialled (打999, 999報警): 一八二三, 九九九, as they are said
         (re.compile(rf"((?:熱線|致電|電話|分機|內線|(?<![A-Za-z])(?i:tel|hotline|ext))[\s:：.]*(?:號碼)?[\s:：係是]*)"
