@@ -306,6 +306,11 @@ _WEEKDAY_SHORT = re.compile(r"(?<![A-Za-z])(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Su
                             r"(?=\s\d)")
 
 
+# A hum written in letters (hmm, hmmm, hm, mmm) is 嗯, as Cantonese writes it; English read hmm as hu1 mu2 and mmm as
+# three spelled Ms (not after a number: 5 mm is millimetres)
+_HUM = re.compile(r"(?<![A-Za-z0-9])(?<![0-9] )(?:[Hh]m+|m{2,})(?![A-Za-z0-9])")
+
+
 # ASCII emoticons, dropped as emoji are (:D, =], XD, T_T were read as letters or 等於): eyes, an optional nose and a
 # mouth, not inside a word or a number (10:30, Q1:D, a=(b), http://); a letter for a mouth not before Han text either
 # (地址:D座 is block D)
@@ -328,6 +333,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
+    text = _HUM.sub("嗯", text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
     text = place_names(text)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)] + ("至" if m.group(2) else ""), text)
