@@ -307,8 +307,8 @@ _WEEKDAY_SHORT = re.compile(r"(?<![A-Za-z])(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Su
 
 
 # A hum written in letters (hmm, hmmm, hm, mmm) is 嗯, as Cantonese writes it; English read hmm as hu1 mu2 and mmm as
-# three spelled Ms (not after a number: 5 mm is millimetres)
-_HUM = re.compile(r"(?<![A-Za-z0-9])(?<![0-9] )(?:[Hh]m+|m{2,})(?![A-Za-z0-9])")
+# three spelled Ms (not after a number: 5 mm is millimetres; nor inside an address: www.mm.com, hmm@abc.com)
+_HUM = re.compile(r"(?<![A-Za-z0-9.@/_-])(?<![0-9] )(?:[Hh]m+|m{2,})(?![A-Za-z0-9@/_-]|\.[A-Za-z0-9])")
 
 
 # ASCII emoticons, dropped as emoji are (:D, =], XD, T_T were read as letters or 等於): eyes, an optional nose and a

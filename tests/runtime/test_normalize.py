@@ -440,7 +440,7 @@ def test_laughter_is_said_as_laughter_not_as_an_english_word(text, syllables):
 
 @pytest.mark.parametrize("text, expected", [
     ("hmm", "嗯"), ("Hmmm...", "嗯[<.>]"), ("mmm好好食", "嗯好好食"), ("hm，等等", "嗯[<,>]等等"), ("5 mm", "五毫米"),
-    ("MM", "[M][M]"), ("summer", "[summer]")])
+    ("MM", "[M][M]"), ("summer", "[summer]"), ("www.mm.com", "[W][W][W][dot][mm][dot][com]")])
 def test_a_hum_in_letters_is_ng6_not_an_english_word(text, expected):
     """hmm was read hu1 mu2 and mmm three spelled Ms; millimetres after a number and capitals stay as they were."""
     assert han(text) == expected
