@@ -33,7 +33,12 @@ def read_date(m: re.Match[str], year: str, month: str, day: str, day_mark: str) 
     """2024-03-05 -> 二零二四年三月五號 (the year digit by digit); not a date (2024-02-30) -> the numbers."""
     if not is_date(int(year), int(month), int(day)) and "年" not in m.group(0):  # 年月日 are said as written
         return read_separated(m.group(0))
-    return f"{read_digits(year)}年{read_integer(int(month))}月{read_integer(int(day))}{day_mark}"
+    return f"{read_year_month(year, month)}{read_integer(int(day))}{day_mark}"
+
+
+def read_year_month(year: str, month: str) -> str:
+    """2025, 12 -> 二零二五年十二月: the year digit by digit, as dates say it, then the month."""
+    return f"{read_digits(year)}年{read_integer(int(month))}月"
 
 
 def read_day_month(m: re.Match[str]) -> str:
@@ -111,7 +116,7 @@ def read_english_date(m: re.Match[str]) -> str:
                  None)
     if month is None or not is_date(int(year) if year else _ANY_LEAP_YEAR, month, int(day or 1)):
         return m.group(0)
-    return (f"{read_digits(year)}年" if year else "") + f"{read_integer(month)}月" + (
+    return (read_year_month(year, str(month)) if year else f"{read_integer(month)}月") + (
         f"{read_integer(int(day))}號" if day else "")
 
 

@@ -73,6 +73,7 @@ from .dates import (
     read_twelve_hour,
     read_twelve_hour_range,
     read_weekday,
+    read_year_month,
     read_year_span,
     said_before,
 )
@@ -132,7 +133,8 @@ _SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|�
 
 
 # A word for a phone and what may come between it and the number (電話：, Tel., WhatsApp 號碼係)
-_PHONE_WORD = r"(?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))[\s:：.]*(?:號碼)?[\s:：係是]*"
+_BEFORE_PHONE_NUMBER = r"[\s:：.]*(?:號碼)?[\s:：係是]*"
+_PHONE_WORD = r"(?:電話|手機|熱線|傳真|致電|(?<![A-Za-z])(?i:tel|fax|whatsapp|wts))" + _BEFORE_PHONE_NUMBER
 _AFTER_PHONE_WORD = re.compile(_PHONE_WORD + "$")
 
 
@@ -367,13 +369,13 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
         # a month and its year without a day (12/2025 on a card, 2024-12, 2024/03): 二零二五年十二月
         (re.compile(r"(?<![\d/.\-])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\d%]|[./]\d)"),
-         marked("date", lambda m: f"{read_digits(m.group(2))}年{read_integer(int(m.group(1)))}月")),
+         marked("date", lambda m: read_year_month(m.group(2), m.group(1)))),
         (re.compile(rf"(?<![\d/.\-])((?:19|20)\d\d)[-/](0?[1-9]|1[0-2])(?![\d%]|[-/.]\d)(?!\s?[{_COUNTED_PAIR}A-Za-z])"),
-         marked("date", lambda m: f"{read_digits(m.group(1))}年{read_integer(int(m.group(2)))}月")),
+         marked("date", lambda m: read_year_month(m.group(1), m.group(2)))),
         # ... and a card's expiry, MM/YY after the word for it (有效期 12/26, EXP 03/27): 二六年十二月
         (re.compile(r"((?:有效期|到期日?|屆滿|(?<![A-Za-z])(?i:exp(?:iry)?|valid thru))\.?[\s:：至]*)"
                     r"(0?[1-9]|1[0-2])/(\d\d)(?![\d/])"),
-         marked("date", lambda m: f"{read_digits(m.group(3))}年{read_integer(int(m.group(2)))}月", keep_prefix=True)),
+         marked("date", lambda m: read_year_month(m.group(3), m.group(2)), keep_prefix=True)),
         # ... and a year beside a quarter or a half (Q4 2024, 2024 Q4, H1 2024): digit by digit
         (re.compile(r"(?<=[QH][1-4] )(?:19|20)\d\d(?![\d%])|(?<![\dA-Za-z])(?:19|20)\d\d(?= ?[QH][1-4](?!\d))"),
          _digit_by_digit()),
@@ -444,7 +446,7 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?<![\d+])(?:\+?852[\s-]|[(（]\+?852[)）]\s?)[2-9]\d{7}(?!\d)"), _digits_written_apart),
         # ... and a hotline's or an extension's shorter number (熱線1823, 分機123, Ext. 2345), and the emergency number
         # dialled (打999, 999報警): 一八二三, 九九九, as they are said
-        (re.compile(rf"((?:熱線|致電|電話|分機|內線|(?<![A-Za-z])(?i:tel|hotline|ext))[\s:：.]*(?:號碼)?[\s:：係是]*)"
+        (re.compile(rf"((?:熱線|致電|電話|分機|內線|(?<![A-Za-z])(?i:tel|hotline|ext)){_BEFORE_PHONE_NUMBER})"
                     rf"(\d{{3,7}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?[A-Za-z])"),
          _digit_by_digit(2, keep_prefix=True)),
         (re.compile(rf"((?:打|撥|致電|(?<![A-Za-z])(?i:call|dial))\s?)(999|112)(?!\d|[.,]\d)(?!\s?[下{_COUNTED_PAIR}])"),
