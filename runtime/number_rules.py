@@ -109,6 +109,8 @@ _DAYS_SPAN_BEFORE = ("住", "隔離", "最近", "連續", "一連", "每", "過�
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
 _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
+# A slash right after a sum just rewritten ($50/位, $29.9/2件: the sum's currency word and the mark that ends it)
+_PRICE_SLASH = r"(?<=[蚊元毫仙]\ue00f)\s?/\s?"
 # Where a number starts: not right after a digit, nor after a decimal point (the 5 of 3.5 starts none)
 _NUMBER_START = r"(?<!\d)(?<!\d\.)"
 # Where a fraction's numerator may start: not inside a number, nor after a currency sign (a price for a number of
@@ -355,11 +357,11 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
          marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
-        (re.compile(r"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=[位人個張次晚程月年日天份件])"),
+        (re.compile(rf"{_PRICE_SLASH}(?=[位人個張次晚程月年日天份件])"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
-        (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
+        (re.compile(rf"{_PRICE_SLASH}({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
         # ... and a price for a number of them ($29.9/2件, $100/3個): the slash unsaid, 二十九蚊九毫兩件
-        (re.compile(rf"(?<=[蚊元毫仙]\ue00f)\s?/\s?(?=\d+\s?[{_COUNTED}])"), lambda m: ""),
+        (re.compile(rf"{_PRICE_SLASH}(?=\d+\s?[{_COUNTED}])"), lambda m: ""),
         (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})(?:([日號])|(?!\d))"),
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
         (re.compile(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
