@@ -277,6 +277,11 @@ def numbers_as_digits(text: str) -> str:
     return _ROMAN_NUMERAL.sub(lambda m: number(m, roman_marker(m)), text)
 
 
+# The colons NFKC does not write as a colon: Hong Kong's official notices write 電話︰, 地址︰ with the vertical form's
+# two dots, which NFKC made "..", a full stop; the ratio sign 1∶1 was dropped
+_COLONS = str.maketrans({"︰": "：", "∶": ":"})
+
+
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
 
 
@@ -328,7 +333,7 @@ _FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])(\s?[-–~～]\s?(?=
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
-    text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text))))
+    text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)

@@ -92,14 +92,26 @@ _MINUS_AFTER = r"(?:(?<=^)|(?<=[\s(（:：,，、;「『\"“])|(?<=[\u4e00-\u9f
 # what a number after it is a term of, said as a plain number (10÷2, =2, x2): 二, never 兩; not 比, also "than"
 # (比2個月前, 兩個月), nor /, also "per" ($100/2人)
 _OPERATORS = set("乘÷=×*")
+# ... and the second term of a score or ratio, 比 between two numbers (3比2險勝, 3:2贏, written 3比2 by the rule for
+# a colon): 三比二, where 比 after a word (比2個月前) is "than"
+_SECOND_TERM = re.compile(r"\d\s?比\s?$")
 # an English word after a number and a space (2 days, 2 emails): what it counts, unless a word that counts nothing
 _ENGLISH_WORD_AFTER = re.compile(r" ([a-z]{3,})(?![A-Za-z])")
 _NOT_COUNTED_ENGLISH = frozenset(
     "and the for but not nor yet are was were has had have its per via off out all any with from into than then that "
     "this these those which what when where who whom you your our their his her she they will would can could should "
     "may might must plus minus".split())
+# The measure words a 2 after an English word and a space counts (iPhone 2部, email 2次, book咗 2晚: 兩); before any
+# other word the number is a name's (Switch 2幾時出, Part 2係, Level 2嘅: 二)
+_MEASURE_AFTER_ENGLISH = set("個隻件部本張條架對雙粒包盒支枝間份杯碗樽罐次位名人款種把頂套輛片首晚夜場班層"
+                             "鐘點封頁句篇段餐轉下成倍塊蚊元日天年歲週周分秒小")
+# The era a year's number of three or four digits follows, said digit by digit (公元前221年: 公元前二二一年; 公元前44年
+# is 四十四年)
+_ERA = re.compile(r"(?:公元|西元)前?\s?$")
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
-_SECOND_HAND = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)")
+# ... and the second rank or generation (2線城市, 2線明星: 二線; 2代移民 二代), while 2代同堂 is 兩代
+_SECOND_NOT_TWO = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)"
+                          r"|線(?:城市|品牌|明星|藝人|球隊|球員|演員|醫院)|代(?:移民|目)")
 _RANGE_END = re.compile(r"至\s?\d[\d,]*(?:\.\d+)?\s?(.)")
 # 2日 is a day of the month (二日) unless a span of days is meant: before 前 後 內 or a count of nights (2日後,
 # 2日1夜), or after a word that counts days (住2日, 隔離2日, 最近2日, 前2日, take咗2日): 兩日; after 月 always the day
@@ -147,8 +159,10 @@ _COMPARISONS = {"<": "少於", ">": "大於", "≤": "小於或等於", "≦": "
 _COMPARED = tuple(dict.fromkeys(said for sign, said in _COMPARISONS.items() if sign != "≈"))
 
 
-# The days named by their date (10.1國慶, 5.1勞動節, 11.11購物節) and the sales named after them
-_NAMED_DAY = "國慶|勞動節|婦女節|光棍節|購物節|青年節|兒童節|情人節|黃金週|黃金周|大減價|優惠|特賣|促銷"
+# The days named by their date (10.1國慶, 5.1勞動節, 11.11購物節), the sales named after them, and the events (9.11事件,
+# 7.1遊行)
+_NAMED_DAY = ("國慶|勞動節|婦女節|光棍節|購物節|青年節|兒童節|情人節|黃金週|黃金周|大減價|優惠|特賣|促銷"
+              "|事件|遊行|集會|回歸")
 
 
 # The verbs a bus route follows (坐962X, 搭咗A21, 轉乘N170), and the words for a route after it (505綫, E21A線)
@@ -241,20 +255,27 @@ def _integer(m: re.Match[str]) -> str:
         following = " "
     if word_before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    if word_before in _OPERATORS or m.string.startswith(_COMPARED, m.end()):
-        return read_integer(value)  # a term of a sum or a comparison: 10÷2啦, 雞翼x2啦, 2>1 (二, not 兩)
+    near = m.string[max(0, m.start() - 4): m.start()]
+    if word_before in _OPERATORS or m.string.startswith(_COMPARED, m.end()) or _SECOND_TERM.search(near):
+        return read_integer(value)  # a sum's, a comparison's or a score's term: 10÷2啦, 雞翼x2啦, 2>1, 3:2贏 (二)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年"), m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年)
+    if following == "年" and len(m.group(0)) >= 3 and _ERA.search(near) or \
+            len(m.group(0)) in (2, 4) and m.string.startswith("回歸", m.end()):
+        return read_digits(m.group(0))  # a year of the era (公元618年, 公元前221年), of the handover (1997回歸, 97回歸)
     if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):
         return read_digits(m.group(0))  # a generation, 80後 八零後, and a discount, 75折 七五折 (25 % off)
     if before.isascii() and before.isalpha():
         return read_integer(value)  # a formula or a code: CO2排放 is C O 二
+    if value == 2 and before == " " and word_before.isascii() and word_before.isalpha() \
+            and following.strip() and is_han(following) and following not in _MEASURE_AFTER_ENGLISH:
+        return "二"  # a name's number, not a count: Switch 2幾時出, Part 2係 (iPhone 2部 counts: 兩部)
     if value == 2 and following == "日" and word_before != "月" and _counts_days(m):
         return "兩"  # two days, not the second: 住2日, 2日後, 2日1夜 (3月2日後 is after the second)
-    if value == 2 and _SECOND_HAND.match(m.string, m.end()):
-        return "二"  # second-hand: 2手樓 is 二手樓
+    if value == 2 and _SECOND_NOT_TWO.match(m.string, m.end()):
+        return "二"  # second-hand, second rank: 2手樓 is 二手樓, 2線城市 二線城市
     word = _ENGLISH_WORD_AFTER.match(m.string, m.end()) if value == 2 else None
     if word and word.group(1) not in _NOT_COUNTED_ENGLISH:
         return "兩"  # two of what an English word names: 2 days, 2 emails (兩 days, as it is said)
@@ -345,7 +366,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
          marked("number", read_foreign)),
         (re.compile(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
-        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?{_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
+        # (not after a letter: Y2K is Y 二 K, a name, not two thousand)
+        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z]){_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
         # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)
@@ -419,7 +441,8 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause), x, × or * between numbers is times (2x3,
         # 1920x1080, 3*4 -> 乘)
         (re.compile(r"(?<!\d)(?<!\d:)(\d+):(\d|\d{3,})(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
-        (re.compile(rf"(?<=\d)(?<!{_NUMBER_START}0)\s?[x×*]\s?(?=\d)"), lambda m: "乘"),  # (0x1F is hex, not 0 times)
+        (re.compile(rf"(?:(?<=\d)(?<!{_NUMBER_START}0)|(?<=[蚊元毫仙]\ue00f))\s?[x×*]\s?(?=\d)"),
+         lambda m: "乘"),  # (0x1F is hex, not 0 times; a price just read may come first: $880 x 3晚)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
         (re.compile(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),
         # a plus after an index's number that ends a phrase is "or above" (AQHI 10+, 紫外線指數11+: 十以上, 十一以上)
@@ -469,6 +492,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # an event or a disease named by its date's digits (911事件, 721事件, 2019冠狀病毒病): digit by digit, as the
         # name is said
         (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病))"), _digit_by_digit(1)),
+        # ... and a model or an index named by its number (波音747, 747客機, 日經225): 七四七, 二二五, as they are said
+        (re.compile(r"(?<=波音|日經)\s?\d{3}(?!\d|[.,]\d)|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
+         _digit_by_digit()),
         # ... and a day named by its date written month.day (10.1國慶, 5.1勞動節, 11.11優惠): 十一, 五一, 雙十一, as
         # the names are said, not 十點一; or its digits before a shopping festival (618購物節: 六一八)
         (re.compile(rf"(?<![\d第])(?<!\d[.,])(1[0-2]|[1-9])\.([1-9]|[12]\d|3[01])(?!\d|\.\d)(?=\s?(?:{_NAMED_DAY}))"),

@@ -264,6 +264,23 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("特價$29.9/2件", "特價二十九蚊九毫兩件"), ("$100/3個", "一百蚊三個"), ("$50/位", "五十蚊一位"),
     # a mortgage's rate off the prime rate: minus, not a negative percentage
     ("按揭利率P-2.75%", "按揭利率[P]減百分之二點七五"), ("H+1.3%", "[H]加百分之一點三"), ("-3%", "負百分之三"),
+    # a score's or a ratio's second term is 二 before a verb (3:2險勝 read 三比兩); 比 after a word is "than"
+    ("曼城以3:2險勝", "曼城以三比二險勝"), ("3比2贏", "三比二贏"), ("3 比 2贏", "三比二贏"),
+    ("比2個月前", "比兩個月前"),
+    # a name's 2 after an English word is 二 (Switch 2幾時出); before a measure word it counts (iPhone 2部)
+    ("Switch 2幾時出", "[Switch]二幾時出"), ("Part 2係", "[Part]二係"), ("Level 2嘅考試", "[Level]二嘅考試"),
+    ("iPhone 2部", "[iPhone]兩部"), ("send咗email 2次", "[send]咗[email]兩次"), ("Switch 2 部", "[Switch]二部"),
+    # a year of the era or of the handover digit by digit (公元前221年 read 兩百二十一年); a short one stays a number
+    ("公元前221年", "公元前二二一年"), ("公元618年", "公元六一八年"), ("西元前44年", "西元前四十四年"),
+    ("1997回歸", "一九九七回歸"), ("97回歸", "九七回歸"), ("回歸25年", "回歸二十五年"), ("前221年", "前兩百二十一年"),
+    # a model or an index named by its number; other indexes keep their number (標普500)
+    ("波音747", "波音七四七"), ("737客機", "七三七客機"), ("日經225指數", "日經二二五指數"),
+    ("標普500指數", "標普五百指數"),
+    # a price times a number of nights; Y2K is a name (兩千 before)
+    ("$880 x 3晚", "八百八十蚊乘三晚"), ("Y2K", "[Y]二[K]"), ("月薪20K", "月薪兩萬"),
+    # events named by their date; the second rank or generation (二線城市) while 2代同堂 counts
+    ("9.11事件", "九一一事件"), ("7.1遊行", "七一遊行"), ("2線城市", "二線城市"), ("2代移民", "二代移民"),
+    ("2代同堂", "兩代同堂"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -337,6 +354,14 @@ def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
     assert han("你好，世界！１２３") == "你好[<,>]世界[<!>]一百二十三"
     assert han("真係？！") == "真係[<?>]"
     assert han("，，開始") == "開始"  # no pause before speech
+
+
+def test_the_vertical_colon_of_official_notices_is_a_colon_not_a_full_stop():
+    """Government notices write 電話︰ with U+FE30, which NFKC made "..", a full stop; the ratio sign was dropped."""
+    assert han("電話︰2345 6789") == han("電話：2345 6789") == "電話[<,>]二三四五六七八九"
+    assert han("辦公時間︰09:00-17:30") == "辦公時間[<,>]九點至十七點半"
+    assert han("比例1∶1") == han("比例1:1") == "比例一比一"
+    assert normalize("比例1∶1")[1] == []
 
 
 def test_latin_letters_are_spelled_with_hong_kong_letter_names():
