@@ -323,6 +323,23 @@ _EMOTICON = re.compile(r"(?<![A-Za-z0-9])(?:[:;=]-?(?:[)(\]\[|/\\]|[DPpOo](?![\u
                        r"[>^=oO-]_[<^=oO-])(?![A-Za-z0-9])")
 
 
+# A list's marker in brackets where an item starts, as notices and forms write them ((1) 填妥表格, (ii) 持有, (a) 申請):
+# its number or letter and a list's pause, as ⑴ is read (the brackets were silent, so (1) 填妥 ran into the item, and
+# ii was read as an English word); a Roman numeral up to xx is its number, (i) included
+_LIST_MARKER = re.compile(r"(?:^|(?<=[\s。；;：:，,.!?！？]))\(([1-9]\d?|[ivx]{1,5}|[a-z])\)(?=\s|[\u4e00-\u9fff])")
+_ROMAN_VALUES = {roman: value for value, roman in enumerate(
+    "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split(), start=1)}
+
+
+def _list_marker(m: re.Match[str]) -> str:
+    label = m.group(1)
+    if label in _ROMAN_VALUES:
+        label = str(_ROMAN_VALUES[label])
+    elif not label.isdigit() and len(label) > 1:
+        return m.group(0)  # letters that are no Roman numeral ((vx), (xxi) is beyond the list's)
+    return f"{label}、"
+
+
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
 # ground), LG/F 低層地下 (lower ground), M/F 閣樓 (mezzanine)
 FLOORS = {"G": "地下", "UG": "高層地下", "LG": "低層地下", "M": "閣樓"}
@@ -337,6 +354,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
+    text = _LIST_MARKER.sub(_list_marker, text)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _HUM.sub("嗯", text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)

@@ -308,6 +308,12 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
     # written after a number (numbers.SCALES, case-folded: 30K, 1.5M, 3bn, 2 billion)
     scale = "k|K|M|B|bn|BN|mn|(?i:thousand|million|billion|trillion)"
     return [
+        # thousands set apart by spaces, as official text types them (約2 000人, 12 345宗, NFKC writes a thin space
+        # as one): one number, before Han text or a percentage, or after a currency sign (it read 二零零零, a phone's
+        # digits)
+        (re.compile(r"(?:(?<=[$£€¥])|(?<![\dA-Za-z,.])(?<!\d )(?=[\d ]+\s?[\u4e00-\u9fff%]))"
+                    r"\d{1,3}(?: \d{3})+(?!\d|[.,]\d)"),
+         lambda m: m.group(0).replace(" ", "")),
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         # (and 度C, 度F as some write them: 38.5度C)
         (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?[°度]\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
@@ -391,6 +397,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # a blood pressure, systolic over diastolic (血壓120/80): the two numbers with a pause between, as it is said
         (re.compile(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
          lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
+        # a notice's number in its year (第10/2024號通告): the number, a pause, the year digit by digit; not a month
+        (re.compile(r"(第\s?)(\d{1,4})\s?/\s?((?:19|20)\d\d)(?=\s?號)"),
+         marked("number", lambda m: f"{read_integer(int(m.group(2)))}，{read_digits(m.group(3))}", keep_prefix=True)),
         # a month and its year without a day (12/2025 on a card, 2024-12, 2024/03): 二零二五年十二月
         (re.compile(r"(?<![\d/.\-])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\d%]|[./]\d)"),
          marked("date", lambda m: read_year_month(m.group(2), m.group(1)))),
@@ -543,6 +552,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)\s?%"),
          marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
                                      f"{read_decimal(m.group(3))}")),
+        # a file's reference, capitals and numbers joined by slashes (ABC/123/2024, HAD/12/34): the numbers digit by
+        # digit, as a code's are (they read 一百二十三, 兩千零二十四)
+        (re.compile(r"(?<=[A-Z]/)\d+(?:/\d+)*(?!\d|[.,]\d)"), _digits_written_apart),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
         (re.compile(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
          _digits_written_apart),

@@ -281,6 +281,13 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # events named by their date; the second rank or generation (二線城市) while 2代同堂 counts
     ("9.11事件", "九一一事件"), ("7.1遊行", "七一遊行"), ("2線城市", "二線城市"), ("2代移民", "二代移民"),
     ("2代同堂", "兩代同堂"),
+    # thousands set apart by spaces, as official text types them; a phone's and a card's groups stay digits
+    ("約2 000人參加", "約兩千人參加"), ("共12 345宗", "共一萬二千三百四十五宗"), ("1 000 000人", "一百萬人"),
+    ("$1 500", "一千五百蚊"), ("增加5 000%", "增加百分之五千"), ("電話2345 6789", "電話二三四五六七八九"),
+    ("Level2 345費", "[Level]二三百四十五費"),
+    # a notice's number in its year, and a file's reference, capitals and numbers joined by slashes
+    ("第10/2024號通告", "第十[<,>]二零二四號通告"), ("有效期至12/2025", "有效期至二零二五年十二月"),
+    ("編號︰ABC/123/2024", "編號[<,>][A][B][C]一二三二零二四"), ("G/F", "地下"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -354,6 +361,18 @@ def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
     assert han("你好，世界！１２３") == "你好[<,>]世界[<!>]一百二十三"
     assert han("真係？！") == "真係[<?>]"
     assert han("，，開始") == "開始"  # no pause before speech
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(1) 填妥表格", "一[<,>]填妥表格"), ("（2）遞交文件", "二[<,>]遞交文件"), ("(ii) 持有身份證", "二[<,>]持有身份證"),
+    ("(i) 年滿18歲", "一[<,>]年滿十八歲"), ("(xiv) 條件", "十四[<,>]條件"), ("(a) 申請", "[A][<,>]申請"),
+    ("條件：(3)年滿18歲", "條件[<,>]三[<,>]年滿十八歲"),
+    # not inside a word or a number: a section's subsection, a letter in brackets after 第
+    ("第2(1)條", "第二一條"), ("第(a)段", "第[A]段"), ("(vx) 嘢", "[V][X]嘢")])
+def test_a_lists_marker_in_brackets_is_its_number_and_a_pause(text, expected):
+    """Forms write (1), (ii), (a) before each item: the brackets were silent, so (1) ran into its item and (ii) was
+    read as an English word."""
+    assert han(text) == expected
 
 
 def test_the_vertical_colon_of_official_notices_is_a_colon_not_a_full_stop():
