@@ -42,7 +42,7 @@ SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorp
 SHORTHANDS = {"thx": "thanks", "thks": "thanks", "tks": "thanks", "plz": "please", "pls": "please", "msg": "message",
               "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces"}
 SPELLED_SHORTHANDS = {"omg", "idk", "lol", "asap", "fyi", "imo", "ig", "btw", "tbh", "ootd", "jk", "gg", "np", "fb",
-                      "yt", "dm"}
+                      "yt", "dm", "oic", "irl", "otw"}
 SAINT, STREET = "saint", "street"  # St. before a name (St. Paul's) and after one (Queen St.)
 INFIX_LETTERS = {"eg", "ie", "cf"}  # spelled, and never the end of a sentence
 # letters each followed by a dot (U.S.A., e.g.; the last dot may be missing), or Ph.D.; not inside a longer run

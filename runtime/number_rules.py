@@ -384,8 +384,9 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         (re.compile(r"(?:HK)?\$\s?([1-9])\s?(?=毫)", re.I), marked("number", lambda m: read_count(int(m.group(1))))),
         (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
          marked("number", read_dollars)),
-        # a price per something ($50/位, HK$100/晚, $8,000/月): the slash is 一 (一個 before 月), as it is said
-        (re.compile(rf"{_PRICE_SLASH}(?=[位人個張次晚程月年日天份件])"),
+        # a price per something ($50/位, HK$100/晚, $8,000/月, $38/杯, $120/小時): the slash is 一 (一個 before 月),
+        # as it is said
+        (re.compile(rf"{_PRICE_SLASH}(?=[位人個張次晚程月年日天份件杯碗隻磅斤條盒包支樽罐粒塊對雙本部堂節課套呎]|小時|分鐘)"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
         (re.compile(rf"{_PRICE_SLASH}({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
         # ... and a price for a number of them ($29.9/2件, $100/3個): the slash unsaid, 二十九蚊九毫兩件

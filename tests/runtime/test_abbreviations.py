@@ -52,6 +52,8 @@ def said(text: str) -> list[tuple[str, str]]:
     ("plz等我", [("plz", "please"), ("等我", "han")]),
     ("omg", [("O", "spelled"), ("M", "spelled"), ("G", "spelled")]),  # letter-to-sound made it one syllable
     ("ig story", [("I", "spelled"), ("G", "spelled"), ("story", "english")]),
+    ("oic", [("O", "spelled"), ("I", "spelled"), ("C", "spelled")]),  # "oh I see"; letter-to-sound read ok1
+    ("我otw", [("我", "han"), ("O", "spelled"), ("T", "spelled"), ("W", "spelled")]),
     ("Rm. 1203室", [("Rm.", "room"), ("一二零三", "han"), ("室", "han")]),
     ("RM100", [("R", "spelled"), ("M", "spelled"), ("一零零", "han")]),  # capitals are letters (the ringgit)
     ("呢個vs.嗰個", [("呢個", "han"), ("vs.", "versus"), ("嗰個", "han")]),

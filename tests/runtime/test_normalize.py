@@ -262,6 +262,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("11.11優惠", "雙十一優惠"), ("618購物節", "六一八購物節"), ("第3.5節", "第三點五節"),
     # a price for a number of things, not a fraction
     ("特價$29.9/2件", "特價二十九蚊九毫兩件"), ("$100/3個", "一百蚊三個"), ("$50/位", "五十蚊一位"),
+    ("咖啡$38/杯", "咖啡三十八蚊一杯"), ("$120/小時", "一百二十蚊一小時"), ("$30/磅", "三十蚊一磅"),
     # a mortgage's rate off the prime rate: minus, not a negative percentage
     ("按揭利率P-2.75%", "按揭利率[P]減百分之二點七五"), ("H+1.3%", "[H]加百分之一點三"), ("-3%", "負百分之三"),
     # a score's or a ratio's second term is 二 before a verb (3:2險勝 read 三比兩); 比 after a word is "than"
