@@ -420,6 +420,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                 segments.extend(latin_token(reading))
             else:
                 han.append(reading)
+        elif ch == "/" and 0 < i < len(text) - 1 and is_han(text[i - 1]) and is_han(text[i + 1]):
+            pause(PAUSE_COMMA)  # between words, a list's or a choice's (顏色：黑/白/灰, 男/女): it ran them together
         elif ch.isspace() or ch in SILENT_MARKS or _is_ignorable(ch):
             pass
         else:

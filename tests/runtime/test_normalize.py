@@ -263,6 +263,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a price for a number of things, not a fraction
     ("特價$29.9/2件", "特價二十九蚊九毫兩件"), ("$100/3個", "一百蚊三個"), ("$50/位", "五十蚊一位"),
     ("咖啡$38/杯", "咖啡三十八蚊一杯"), ("$120/小時", "一百二十蚊一小時"), ("$30/磅", "三十蚊一磅"),
+    ("熱量：350kcal", "熱量[<,>]三百五十千卡"), ("350 KCAL", "三百五十千卡"), ("1460kJ", "一千四百六十千焦"),
     # a mortgage's rate off the prime rate: minus, not a negative percentage
     ("按揭利率P-2.75%", "按揭利率[P]減百分之二點七五"), ("H+1.3%", "[H]加百分之一點三"), ("-3%", "負百分之三"),
     # a score's or a ratio's second term is 二 before a verb (3:2險勝 read 三比兩); 比 after a word is "than"
@@ -374,6 +375,13 @@ def test_a_lists_marker_in_brackets_is_its_number_and_a_pause(text, expected):
     """Forms write (1), (ii), (a) before each item: the brackets were silent, so (1) ran into its item and (ii) was
     read as an English word."""
     assert han(text) == expected
+
+
+def test_a_slash_between_words_is_a_lists_pause():
+    """顏色：黑/白/灰 read 黑白灰, run together; a slash beside a number keeps its readings (per, fraction, floor)."""
+    assert han("顏色：黑/白/灰") == "顏色[<,>]黑[<,>]白[<,>]灰"
+    assert han("男/女") == "男[<,>]女"
+    assert han("$50/位") == "五十蚊一位" and han("1/2杯") == "二分之一杯" and han("3/F") == "三樓"
 
 
 def test_the_vertical_colon_of_official_notices_is_a_colon_not_a_full_stop():
