@@ -6,11 +6,11 @@ lookups per polyphonic character (device safe)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 
+from .datafiles import read_package_text
 from .jyutping import JyutpingError, parse_syllable
 
 CONTEXT_FILE = "data/context.tsv"  # char, context, neighbours, reading, agreeing, occurrences; tab-separated
@@ -118,11 +118,12 @@ def parse_rules(text: str, source: str = "context rules") -> list[ContextRule]:
     return rules
 
 
-def load_context_rules(path: str | Path | None = None) -> ContextRules:
+def load_context_rules(path: str | os.PathLike[str] | None = None) -> ContextRules:
     """The bundled rules (runtime/data/context.tsv) or a file in the same format."""
     if path is None:
         return _bundled()
-    return ContextRules(parse_rules(Path(path).read_text("utf-8"), str(path)))
+    with open(path, encoding="utf-8") as f:
+        return ContextRules(parse_rules(f.read(), str(path)))
 
 
 @lru_cache(maxsize=1)
@@ -130,7 +131,7 @@ def _bundled() -> ContextRules:
     """The package's own file, grouped by character without re-validating each line: `cantoedge corpus lexicon`
     validates what it writes, and a test validates the bundled file with parse_rules."""
     lines: dict[str, list[str]] = {}
-    text = resources.files("cantoedge.runtime").joinpath(CONTEXT_FILE).read_text("utf-8")
+    text = read_package_text(CONTEXT_FILE)
     for line in text.splitlines():
         if line and not line.startswith("#"):
             lines.setdefault(line[0], []).append(line)

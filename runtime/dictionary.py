@@ -8,7 +8,8 @@ holds it equal to ToJyutping on held-out text."""
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
-from importlib import resources
+
+from .datafiles import read_package_bytes
 
 DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, comma-separated (one line a word)
 
@@ -153,5 +154,5 @@ class WordDictionary:
 @lru_cache(maxsize=1)
 def base_dictionary() -> WordDictionary:
     """ToJyutping's dictionary as compiled into the package (read once per process, parsed as texts need it)."""
-    data = resources.files("cantoedge.runtime").joinpath(DICTIONARY_FILE).read_bytes()
+    data = read_package_bytes(DICTIONARY_FILE)
     return WordDictionary(SortedWords(split_header(data)))

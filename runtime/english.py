@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
+from .datafiles import read_package_bytes
 from .dictionary import SortedWords
 from .jyutping import JyutpingError, parse_syllable
 
@@ -218,7 +218,7 @@ def pronunciations() -> SortedWords:
     `say` (peak RSS 137 MB for 佢send咗email俾我, against 89 MB without English)."""
     import gzip  # here: a sentence without English never needs it
 
-    return SortedWords(gzip.decompress(resources.files("cantoedge.runtime").joinpath("data", DATA_FILE).read_bytes()))
+    return SortedWords(gzip.decompress(read_package_bytes("data/" + DATA_FILE)))
 
 
 def british_o(word: str, phones: list[str]) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -14,7 +13,14 @@ from .lexicon import load_lexicon
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 
-log = logging.getLogger("cantoedge.frontend")
+
+def _warn(message: str, *args: object) -> None:
+    """A warning on the frontend's logger; logging is imported here, as a text without unreadable characters (most)
+    never needs its 20 ms of imports at the start."""
+    import logging
+
+    logging.getLogger("cantoedge.frontend").warning(message, *args)
+
 
 Unit = Syllable | str  # a syllable, or a pause token name such as "<,>"
 
@@ -240,7 +246,7 @@ class Frontend:
         if unknown:
             if self.strict:
                 raise UnknownCharacterError(unknown)
-            log.warning("skipped characters without a reading: %s", " ".join(dict.fromkeys(unknown)))
+            _warn("skipped characters without a reading: %s", " ".join(dict.fromkeys(unknown)))
         if not graphemes:
             raise FrontendError(f"no speakable text in {text[:40]!r}")
         return G2PResult(text, graphemes, [str(u) for u in units if isinstance(u, Syllable)],

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
+from .datafiles import read_package_text
 from .jyutping import ONSETS, RIMES, Syllable
 
 PAD, SIL = "<pad>", "<sil>"
@@ -67,7 +67,7 @@ class Inventory:
 @lru_cache(maxsize=1)
 def load_inventory() -> Inventory:
     """The inventory shipped with the package (runtime/data/inventory.json)."""
-    text = resources.files("cantoedge.runtime").joinpath("data/inventory.json").read_text("utf-8")
+    text = read_package_text("data/inventory.json")
     return Inventory.from_json(text)
 
 

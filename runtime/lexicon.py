@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
+from .datafiles import read_package_text
 from .jyutping import JyutpingError, parse_jyutping
 
 
@@ -42,5 +42,5 @@ def load_lexicon(path: str | Path | None = None) -> dict[str, str]:
 def _bundled() -> dict[str, str]:
     """The package's own file, read without re-validating each line (100 ms of a start-up): `cantoedge corpus
     lexicon` validates what it writes, and a test validates the bundled file with parse_lexicon."""
-    text = resources.files("cantoedge.runtime").joinpath("data/lexicon.tsv").read_text("utf-8")
+    text = read_package_text("data/lexicon.tsv")
     return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))

@@ -80,6 +80,7 @@ from .dates import (
 from .marks import is_han, marked
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
 from .numbers import read_count, read_decimal, read_digits, read_integer, read_separated
+from .rule_gates import LazyPattern, apply_rules
 
 # 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字); a type or a class,
 # 2型, 2等獎 (二型, 二等)
@@ -298,9 +299,10 @@ UNITS.update({spelling: said for unit, said in list(UNITS.items()) if unit.isalp
 
 
 @cache
-def number_rules() -> list[tuple[re.Pattern[str], object]]:
+def number_rules() -> list[tuple[LazyPattern, object]]:
     """The rewrite rules for numbers, dates, times and money, in order. Every one needs a decimal digit, so they
-    are compiled for the first text that has one (compiling took 2 ms of every `say`'s start)."""
+    are made for the first text that has one, and each is compiled the first time a text holds a character of its
+    gate (runtime/rule_gates.py: compiling all of them took 30 ms of every start)."""
     units = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
     currencies = "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
     codes = "|".join(c for c in CURRENCIES if c.isalpha())
@@ -311,311 +313,311 @@ def number_rules() -> list[tuple[re.Pattern[str], object]]:
         # thousands set apart by spaces, as official text types them (約2 000人, 12 345宗, NFKC writes a thin space
         # as one): one number, before Han text or a percentage, or after a currency sign (it read 二零零零, a phone's
         # digits)
-        (re.compile(r"(?:(?<=[$£€¥])|(?<![\dA-Za-z,.])(?<!\d )(?=[\d ]+\s?[\u4e00-\u9fff%]))"
+        (LazyPattern(r"(?:(?<=[$£€¥])|(?<![\dA-Za-z,.])(?<!\d )(?=[\d ]+\s?[\u4e00-\u9fff%]))"
                     r"\d{1,3}(?: \d{3})+(?!\d|[.,]\d)"),
          lambda m: m.group(0).replace(" ", "")),
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         # (and 度C, 度F as some write them: 38.5度C)
-        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?[°度]\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
-        (re.compile(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?[°度]\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
+        (LazyPattern(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?[°度]\s?C(?![A-Za-z])"), lambda m: f"{m.group(1)}度"),
+        (LazyPattern(rf"{_NUMBER_START}(-?\d+(?:\.\d+)?)\s?[°度]\s?F(?![A-Za-z])"), lambda m: f"華氏 {m.group(1)}度"),
         # fractions: ½ (NFKC writes 1⁄2) always, n/m before a measure word or 嘅 (1/2杯 -> 二分之一杯); elsewhere
         # n/m may be a day and month (5/3開會, read as one below) or neither, and stays two numbers
-        (re.compile(rf"{_NUMBER_START}(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
-        (re.compile(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
+        (LazyPattern(rf"{_NUMBER_START}(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
+        (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
-        (re.compile(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
+        (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
          marked("number", _fraction)),
-        (re.compile(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
+        (LazyPattern(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
                     r"(?P<num>\d+(?:\.\d+)?)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
          marked("number", _fraction, keep_prefix=True)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
-        (re.compile(rf"{_NUMBER_START}(\d{{4}})\s?[/\-–~～]\s?(\d{{4}}|\d{{2}})(?=年)"),
+        (LazyPattern(rf"{_NUMBER_START}(\d{{4}})\s?[/\-–~～]\s?(\d{{4}}|\d{{2}})(?=年)"),
          marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # ... and without 年, where the second year follows the first within ten and nothing counted follows
         # (2024/25球季, 2024-25, 1990-1999; not 2000-2500人, 2024-25%)
-        (re.compile(rf"(?<![\d$])(?<!\d[.,])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d%]|[.,:/]\d)"
+        (LazyPattern(rf"(?<![\d$])(?<!\d[.,])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d%]|[.,:/]\d)"
                     rf"(?!\s?[{_COUNTED_PAIR}呎尺米A-Za-z])"),
          marked("date", _year_span)),
         # decades (1990s, 90's, '90s): 一九九零年代, 九十年代 (a bare 90s may be seconds); a video resolution (1080p,
         # 720p) digit by digit
-        (re.compile(rf"{_NUMBER_START}(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
+        (LazyPattern(rf"{_NUMBER_START}(?:(1[89]\d0|20[0-9]0)'?s|'([1-9]0)s|([1-9]0)'s)(?![A-Za-z])"),
          marked("date", lambda m: (read_digits(m.group(1)) if m.group(1) else
                                     read_integer(int(m.group(2) or m.group(3)))) + "年代")),
-        (re.compile(rf"{_NUMBER_START}(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
+        (LazyPattern(rf"{_NUMBER_START}(144|240|360|480|576|720|1080|1440|2160|4320)(?=[pi](?![A-Za-z]))"),
          _digit_by_digit(1)),
         # a race's distance after 跑 (跑咗10K, 跑5K): the number and the letter K, as it is said, not thousands
-        (re.compile(r"((?:跑|跑咗|跑左|跑完)\s?)(\d{1,2})(?=\s?[Kk](?![A-Za-z]))"),
+        (LazyPattern(r"((?:跑|跑咗|跑左|跑完)\s?)(\d{1,2})(?=\s?[Kk](?![A-Za-z]))"),
          marked("number", lambda m: read_count(int(m.group(2))), keep_prefix=True)),
         # a screen's resolution (4K電視, 8K TV, 4K 60fps): the number and the letter K, not thousands (月薪20K, $30K)
-        (re.compile(r"(?<![\d$])(?<!\d\.)([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
+        (LazyPattern(r"(?<![\d$])(?<!\d\.)([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
                     r"(?i:TV|HDR|UHD|video|monitor|mon|\d{2,3}\s?(?:fps|p))(?![A-Za-z])))"),
          marked("number", lambda m: read_integer(int(m.group(1))))),
         # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
         # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
-        (re.compile(rf"(?<![\d第A-Za-z])(?<!\d\.)(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\dA-Za-z]|\.\d)"
+        (LazyPattern(rf"(?<![\d第A-Za-z])(?<!\d\.)(?<![A-Za-z.] )7\s?-\s?(?:11|(?i:eleven))(?![\dA-Za-z]|\.\d)"
                     rf"(?!\s?[{_RANGE_OF}])"),
          lambda m: " seven-eleven "),
         # a date with an English month: 5 Dec 2026, 5 December, Dec 5, 2026 -> (二零二六年)十二月五號
-        (re.compile(rf"{_NUMBER_START}(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
+        (LazyPattern(rf"{_NUMBER_START}(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s?{MONTH}(?![A-Za-z])(?:,?\s(?P<year>\d{{4}}))?"
                     r"(?!\d|:\d)"), marked("date", read_english_date)),
-        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\dA-Za-z]|:\d)(?:,?\s(?P<year>\d{{4}}))?"
+        (LazyPattern(rf"(?<![A-Za-z]){MONTH}\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\dA-Za-z]|:\d)(?:,?\s(?P<year>\d{{4}}))?"
                     r"(?!\d|:\d)"), marked("date", read_english_date)),
-        (re.compile(rf"(?<![A-Za-z]){MONTH}\s(?P<year>\d{{4}})(?!\d|:\d)"), marked("date", read_english_date)),
+        (LazyPattern(rf"(?<![A-Za-z]){MONTH}\s(?P<year>\d{{4}})(?!\d|:\d)"), marked("date", read_english_date)),
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
-        (re.compile(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
+        (LazyPattern(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
                     rf"(?P<b>{amount})(?!\d|\.\d)(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
                     r"(?P<unit>港元|元|蚊)?"), marked("number", read_range)),
         # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
-        (re.compile(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
+        (LazyPattern(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
                     rf"(?:\s?(?P<lat>{scale})(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?!\d|\.\d)"),
          marked("number", read_foreign)),
-        (re.compile(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
+        (LazyPattern(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
         # (not after a letter: Y2K is Y 二 K, a name, not two thousand)
-        (re.compile(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z]){_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
+        (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z]){_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
         # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)
-        (re.compile(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})"
+        (LazyPattern(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})"
                     r"(?:(?<=[萬千])(?P<next>[1-9](?:(?<=萬\d)千|百)?)(?![\d.,萬千百]))?(?P<unit>港元|元|蚊)?", re.I),
          marked("number", read_multiplied)),
         # ... and one sign before a number of 毫 ($5毫, 5 ho, fifty cents): 五毫, not 五蚊毫
-        (re.compile(r"(?:HK)?\$\s?([1-9])\s?(?=毫)", re.I), marked("number", lambda m: read_count(int(m.group(1))))),
-        (re.compile(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
+        (LazyPattern(r"(?:HK)?\$\s?([1-9])\s?(?=毫)", re.I), marked("number", lambda m: read_count(int(m.group(1))))),
+        (LazyPattern(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
          marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月, $38/杯, $120/小時): the slash is 一 (一個 before 月),
         # as it is said
-        (re.compile(rf"{_PRICE_SLASH}(?=[位人個張次晚程月年日天份件杯碗隻磅斤條盒包支樽罐粒塊對雙本部堂節課套呎]|小時|分鐘)"),
+        (LazyPattern(rf"{_PRICE_SLASH}(?=[位人個張次晚程月年日天份件杯碗隻磅斤條盒包支樽罐粒塊對雙本部堂節課套呎]|小時|分鐘)"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
-        (re.compile(rf"{_PRICE_SLASH}({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
+        (LazyPattern(rf"{_PRICE_SLASH}({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
         # ... and a price for a number of them ($29.9/2件, $100/3個): the slash unsaid, 二十九蚊九毫兩件
-        (re.compile(rf"{_PRICE_SLASH}(?=\d+\s?[{_COUNTED}])"), lambda m: ""),
-        (re.compile(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})(?:([日號])|(?!\d))"),
+        (LazyPattern(rf"{_PRICE_SLASH}(?=\d+\s?[{_COUNTED}])"), lambda m: ""),
+        (LazyPattern(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})(?:([日號])|(?!\d))"),
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
-        (re.compile(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
+        (LazyPattern(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
          marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
         # a blood pressure, systolic over diastolic (血壓120/80): the two numbers with a pause between, as it is said
-        (re.compile(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
+        (LazyPattern(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
          lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
         # a notice's number in its year (第10/2024號通告): the number, a pause, the year digit by digit; not a month
-        (re.compile(r"(第\s?)(\d{1,4})\s?/\s?((?:19|20)\d\d)(?=\s?號)"),
+        (LazyPattern(r"(第\s?)(\d{1,4})\s?/\s?((?:19|20)\d\d)(?=\s?號)"),
          marked("number", lambda m: f"{read_integer(int(m.group(2)))}，{read_digits(m.group(3))}", keep_prefix=True)),
         # a month and its year without a day (12/2025 on a card, 2024-12, 2024/03): 二零二五年十二月
-        (re.compile(r"(?<![\d/.\-])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\d%]|[./]\d)"),
+        (LazyPattern(r"(?<![\d/.\-])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\d%]|[./]\d)"),
          marked("date", lambda m: read_year_month(m.group(2), m.group(1)))),
-        (re.compile(rf"(?<![\d/.\-])((?:19|20)\d\d)[-/](0?[1-9]|1[0-2])(?![\d%]|[-/.]\d)(?!\s?[{_COUNTED_PAIR}A-Za-z])"),
+        (LazyPattern(rf"(?<![\d/.\-])((?:19|20)\d\d)[-/](0?[1-9]|1[0-2])(?![\d%]|[-/.]\d)(?!\s?[{_COUNTED_PAIR}A-Za-z])"),
          marked("date", lambda m: read_year_month(m.group(1), m.group(2)))),
         # ... and a card's expiry, MM/YY after the word for it (有效期 12/26, EXP 03/27): 二六年十二月
-        (re.compile(r"((?:有效期|到期日?|屆滿|(?<![A-Za-z])(?i:exp(?:iry)?|valid thru))\.?[\s:：至]*)"
+        (LazyPattern(r"((?:有效期|到期日?|屆滿|(?<![A-Za-z])(?i:exp(?:iry)?|valid thru))\.?[\s:：至]*)"
                     r"(0?[1-9]|1[0-2])/(\d\d)(?![\d/])"),
          marked("date", lambda m: read_year_month(m.group(3), m.group(2)), keep_prefix=True)),
         # ... and a year beside a quarter or a half (Q4 2024, 2024 Q4, H1 2024): digit by digit
-        (re.compile(r"(?<=[QH][1-4] )(?:19|20)\d\d(?![\d%])|(?<![\dA-Za-z])(?:19|20)\d\d(?= ?[QH][1-4](?!\d))"),
+        (LazyPattern(r"(?<=[QH][1-4] )(?:19|20)\d\d(?![\d%])|(?<![\dA-Za-z])(?:19|20)\d\d(?= ?[QH][1-4](?!\d))"),
          _digit_by_digit()),
         # a day and month without a year, where a weekday follows (5/12（六）, 5/12 星期六): 十二月五號(星期六)
-        (re.compile(r"(?<!\d)(?<!\d[/.])(\d{1,2})/(\d{1,2})(?!\d|/\d)(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
+        (LazyPattern(r"(?<!\d)(?<!\d[/.])(\d{1,2})/(\d{1,2})(?!\d|/\d)(?:\s?[（(]\s?([一二三四五六日天])\s?[）)]"
                     r"|(?=\s?(?:[（(]\s?)?(?:星期|禮拜|週|周)))"), marked("date", read_day_month)),
         # ... and without one, where only a date makes sense (5/3開會, 截止日期係1/3, 5/3-8/3: 三月五號至三月八號)
         # (not after 第, a page of pages, nor before 分, a mark out of a whole: 第1/1頁, 10/10分)
-        (re.compile(r"(?<![\d$第])(?<!\d[/.:])(\d{1,2})/(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})/(\d{1,2}))?(?![\d%]|[/.]\d)"
+        (LazyPattern(r"(?<![\d$第])(?<!\d[/.:])(\d{1,2})/(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})/(\d{1,2}))?(?![\d%]|[/.]\d)"
                     r"(?!\s?分)"),
          marked("date", read_bare_day_month)),
         # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
-        (re.compile(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
+        (LazyPattern(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
                     r"[a-z]*\.?)\s?[）)]"),
          lambda m: read_weekday(m.group(1))),
         # a score, where a match's words say it is one (比數1-1, 比分10:12, 3-1擊敗): 比, not a range or a time (a
         # time before 勝 stays one: 3:30勝出)
-        (re.compile(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
+        (LazyPattern(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
                     r"(?!\d|[.:]\d)"), marked("number", _score, keep_prefix=True)),
-        (re.compile(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?!\d|[.:]\d)(?!\s?[{_COUNTED_PAIR}])"),
+        (LazyPattern(rf"({_SCORE_VERB}\s?)(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?!\d|[.:]\d)(?!\s?[{_COUNTED_PAIR}])"),
          marked("number", _score, keep_prefix=True)),
-        (re.compile(rf"(?<!\d)(?<!\d[.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?!\d|[.:]\d)(?=\s?(?:{_SCORE_AFTER}))"),
+        (LazyPattern(rf"(?<!\d)(?<!\d[.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?!\d|[.:]\d)(?=\s?(?:{_SCORE_AFTER}))"),
          marked("number", _score)),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
-        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
+        (LazyPattern(r"(?<!\d)(?<!\d:)(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
         # a race's time in minutes, seconds and their fraction (1:52.3, 游出0:47.85): 一分五十二秒三, as it is said;
         # a clock's time has no fraction of a second
-        (re.compile(r"(?<![\d:])(?<!\d\.)(\d{1,2}):([0-5]\d)\.(\d{1,3})(?!\d|\.\d)"),
+        (LazyPattern(r"(?<![\d:])(?<!\d\.)(\d{1,2}):([0-5]\d)\.(\d{1,3})(?!\d|\.\d)"),
          marked("number", read_minutes_seconds)),
         # a range whose end alone says am or pm: the part of the day once, first (2-4pm -> 下午兩點至四點)
-        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?::([0-5]\d))?\s?[-–~至到]\s?(\d{1,2})(?:[:.]([0-5]\d))?\s?"
+        (LazyPattern(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?::([0-5]\d))?\s?[-–~至到]\s?(\d{1,2})(?:[:.]([0-5]\d))?\s?"
                     r"([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"), marked("number", read_twelve_hour_range)),
         # (Hong Kong often writes the minutes after a dot: 3.30pm)
-        (re.compile(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"),
+        (LazyPattern(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"),
          marked("number", read_twelve_hour)),
-        (re.compile(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), marked("number", read_time)),
+        (LazyPattern(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), marked("number", read_time)),
         # after the times: a colon between digits, one or three or more after it, is a score or ratio (2:1 -> 二比一,
         # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause), x, × or * between numbers is times (2x3,
         # 1920x1080, 3*4 -> 乘)
-        (re.compile(r"(?<!\d)(?<!\d:)(\d+):(\d|\d{3,})(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
-        (re.compile(rf"(?:(?<=\d)(?<!{_NUMBER_START}0)|(?<=[蚊元毫仙]\ue00f))\s?[x×*]\s?(?=\d)"),
+        (LazyPattern(r"(?<!\d)(?<!\d:)(\d+):(\d|\d{3,})(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
+        (LazyPattern(rf"(?:(?<=\d)(?<!{_NUMBER_START}0)|(?<=[蚊元毫仙]\ue00f))\s?[x×*]\s?(?=\d)"),
          lambda m: "乘"),  # (0x1F is hex, not 0 times; a price just read may come first: $880 x 3晚)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
-        (re.compile(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),
+        (LazyPattern(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),
         # a plus after an index's number that ends a phrase is "or above" (AQHI 10+, 紫外線指數11+: 十以上, 十一以上)
-        (re.compile(r"(?<![\d+])(?<!\d\.)(\d+)\+(?=\s*(?:$|[)）(（,，。.、;；:：!！?？」』]))"),
+        (LazyPattern(r"(?<![\d+])(?<!\d\.)(\d+)\+(?=\s*(?:$|[)）(（,，。.、;；:：!！?？」』]))"),
          lambda m: m.group(1) + "以上" if said_before(_AFTER_INDEX_WORD, m) else m.group(0)),
         # a plus after a round number, nothing added to it, is "and more" (10+年經驗, 100+人 -> 十幾年經驗, 一百幾人)
-        (re.compile(r"(?<![\d+])(?<!\d\.)([1-9]\d*0)\+(?![\d+%]|\s\d)"), lambda m: m.group(1) + "幾"),
+        (LazyPattern(r"(?<![\d+])(?<!\d\.)([1-9]\d*0)\+(?![\d+%]|\s\d)"), lambda m: m.group(1) + "幾"),
         # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
-        (re.compile(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
+        (LazyPattern(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
          lambda m: "乘"),
         # a card's or an account's number in groups of four (4111 1111 1111 1111, 1234-5678-9012): digit by digit
-        (re.compile(r"(?<!\d)(?<!\d[.,])\d{4}([ -])\d{4}(?:\1\d{4}){1,2}(?!\d|[.,]\d)"),
+        (LazyPattern(r"(?<!\d)(?<!\d[.,])\d{4}([ -])\d{4}(?:\1\d{4}){1,2}(?!\d|[.,]\d)"),
          _digits_written_apart),
         # a phone number with its country's code after a plus (+86 138 0013 8000, +1 (415) 555-1234, +44 20 7946 0958):
         # eight to fifteen digits in groups, said one by one without the plus; then Hong Kong's own:
-        (re.compile(r"(?<![\dA-Za-z+])\+[1-9]\d{0,2}(?:[\s-]?[(（]?\d{1,5}[)）]?){2,6}(?!\d|[.,]\d)"),
+        (LazyPattern(r"(?<![\dA-Za-z+])\+[1-9]\d{0,2}(?:[\s-]?[(（]?\d{1,5}[)）]?){2,6}(?!\d|[.,]\d)"),
          lambda m: _digits_written_apart(m) if 8 <= sum(ch.isdigit() for ch in m.group(0)) <= 15 else m.group(0)),
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
         # (not where what they count follows: 2000-2500人 is a range)
-        (re.compile(rf"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{{3}})[\s-](\d{{4}})(?!\d)"
+        (LazyPattern(rf"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{{3}})[\s-](\d{{4}})(?!\d)"
                     rf"(?!\s?[{_COUNTED_PAIR}])"),
          _digits_written_apart),
-        (re.compile(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
+        (LazyPattern(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
-        (re.compile(r"(?<![\d+])(?:\+?852[\s-]|[(（]\+?852[)）]\s?)[2-9]\d{7}(?!\d)"), _digits_written_apart),
+        (LazyPattern(r"(?<![\d+])(?:\+?852[\s-]|[(（]\+?852[)）]\s?)[2-9]\d{7}(?!\d)"), _digits_written_apart),
         # ... and a hotline's or an extension's shorter number (熱線1823, 分機123, Ext. 2345), and the emergency number
         # dialled (打999, 999報警): 一八二三, 九九九, as they are said
-        (re.compile(rf"((?:熱線|致電|電話|分機|內線|(?<![A-Za-z])(?i:tel|hotline|ext)){_BEFORE_PHONE_NUMBER})"
+        (LazyPattern(rf"((?:熱線|致電|電話|分機|內線|(?<![A-Za-z])(?i:tel|hotline|ext)){_BEFORE_PHONE_NUMBER})"
                     rf"(\d{{3,7}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?[A-Za-z])"),
          _digit_by_digit(2, keep_prefix=True)),
-        (re.compile(rf"((?:打|撥|致電|(?<![A-Za-z])(?i:call|dial))\s?)(999|112)(?!\d|[.,]\d)(?!\s?[下{_COUNTED_PAIR}])"),
+        (LazyPattern(rf"((?:打|撥|致電|(?<![A-Za-z])(?i:call|dial))\s?)(999|112)(?!\d|[.,]\d)(?!\s?[下{_COUNTED_PAIR}])"),
          _digit_by_digit(2, keep_prefix=True)),
-        (re.compile(r"(?<!\d)(?<!\d[.,])999(?=\s?(?:報警|求救|求助|召喚|緊急))"), _digit_by_digit()),
+        (LazyPattern(r"(?<!\d)(?<!\d[.,])999(?=\s?(?:報警|求救|求助|召喚|緊急))"), _digit_by_digit()),
         # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
         # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)
-        (re.compile(r"(?<!\d)(?<!\d[.、,，])(\d)、(\d)(?!\d|[.、]\d)(?=\s?[\u4e00-\u9fff])"),
+        (LazyPattern(r"(?<!\d)(?<!\d[.、,，])(\d)、(\d)(?!\d|[.、]\d)(?=\s?[\u4e00-\u9fff])"),
          marked("number", _estimate)),
-        (re.compile(r"(?<![\d*])(?<!\d\.)([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
+        (LazyPattern(r"(?<![\d*])(?<!\d\.)([1-5])\s?(\*\*?)(?![*\d]|\s\d)"),
          marked("number", lambda m: read_integer(int(m.group(1))) + "星" * len(m.group(2)))),
         # a room number, digit by digit, as a flat's number is said: Rm 1203, Room 1203, Unit 1203, 1203室 -> 一二零三
         # (not a measure: Unit 500 sq ft)
-        (re.compile(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM|[Uu]nit|UNIT|[Ff]lat|FLAT|[Ss]hop|SHOP|[Ss]uite|SUITE)\s?)"
+        (LazyPattern(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM|[Uu]nit|UNIT|[Ff]lat|FLAT|[Ss]hop|SHOP|[Ss]uite|SUITE)\s?)"
                     rf"(\d{{3,4}})(?!\d|\.\d)(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
-        (re.compile(rf"{_NUMBER_START}(\d{{3,4}})(?=\s?室)"), _digit_by_digit(1)),
+        (LazyPattern(rf"{_NUMBER_START}(\d{{3,4}})(?=\s?室)"), _digit_by_digit(1)),
         # an event or a disease named by its date's digits (911事件, 721事件, 2019冠狀病毒病): digit by digit, as the
         # name is said
-        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病))"), _digit_by_digit(1)),
+        (LazyPattern(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病))"), _digit_by_digit(1)),
         # ... and a model or an index named by its number (波音747, 747客機, 日經225): 七四七, 二二五, as they are said
-        (re.compile(r"(?<=波音|日經)\s?\d{3}(?!\d|[.,]\d)|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
+        (LazyPattern(r"(?<=波音|日經)\s?\d{3}(?!\d|[.,]\d)|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
          _digit_by_digit()),
         # ... and a day named by its date written month.day (10.1國慶, 5.1勞動節, 11.11優惠): 十一, 五一, 雙十一, as
         # the names are said, not 十點一; or its digits before a shopping festival (618購物節: 六一八)
-        (re.compile(rf"(?<![\d第])(?<!\d[.,])(1[0-2]|[1-9])\.([1-9]|[12]\d|3[01])(?!\d|\.\d)(?=\s?(?:{_NAMED_DAY}))"),
+        (LazyPattern(rf"(?<![\d第])(?<!\d[.,])(1[0-2]|[1-9])\.([1-9]|[12]\d|3[01])(?!\d|\.\d)(?=\s?(?:{_NAMED_DAY}))"),
          marked("date", _named_day)),
-        (re.compile(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:購物節|大減價|狂歡節))"), _digit_by_digit(1)),
+        (LazyPattern(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:購物節|大減價|狂歡節))"), _digit_by_digit(1)),
         # a height in feet and inches after 高 or height (身高5'10", 高6′): 五呎十吋 (elsewhere 5'10" may be a time)
-        (re.compile(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
+        (LazyPattern(r"((?:高|(?i:height))\s?[:：]?\s?(?:係|有|約)?\s?)([1-8])\s?['’′](?:\s?(1[01]|\d)\s?(?:\"|”|′′|''|吋)?)?"
                     r"(?![\d'’′]|\.\d)"), marked("number", _height, keep_prefix=True)),
         # a height or length in metres and centimetres, 1米75, 1米8 (one metre seventy-five): 一米七五, the centimetres
         # digit by digit and a round ten by its digit (1米50 一米五, 2米2 兩米二), as it is said
-        (re.compile(rf"{_NUMBER_START}([1-9])米(\d\d?)(?![\d%]|[.,]\d)(?!\s?(?:[米厘分吋呎]|cm|mm))"),
+        (LazyPattern(rf"{_NUMBER_START}([1-9])米(\d\d?)(?![\d%]|[.,]\d)(?!\s?(?:[米厘分吋呎]|cm|mm))"),
          marked("number", lambda m: read_count(int(m.group(1))) + "米" + read_digits(m.group(2).rstrip("0") or "0"))),
         # elsewhere m'ss" is a race's time where it cannot be feet and inches or a word for a race comes before it
         # (跑5'10", 3'45", 1'23"45): 五分十秒, 三分四十五秒, 一分二十三秒四五
-        (re.compile(r"(?<![\d'’′])(?<!\d\.)(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?!\d|\.\d))?"),
+        (LazyPattern(r"(?<![\d'’′])(?<!\d\.)(\d{1,3})\s?['’′]\s?([0-5]\d)\s?(?:\"|”|′′|'')(\d{1,2}(?!\d|\.\d))?"),
          marked("number", read_minutes_seconds)),
         # a listed company's stock code in brackets after its name (騰訊(0700), 港交所(388), 00005.HK): digit by digit,
         # as it is said (零七零零, 三八八)
-        (re.compile(r"([\u4e00-\u9fffA-Z]\s?[(（]\s?)(\d{3,5})(?=(?:\.HK)?\s?[)）])"),
+        (LazyPattern(r"([\u4e00-\u9fffA-Z]\s?[(（]\s?)(\d{3,5})(?=(?:\.HK)?\s?[)）])"),
          _digit_by_digit(2, keep_prefix=True)),
-        (re.compile(rf"{_NUMBER_START}(\d{{3,5}})\.(?=HK(?![A-Za-z]))"),
+        (LazyPattern(rf"{_NUMBER_START}(\d{{3,5}})\.(?=HK(?![A-Za-z]))"),
          _digit_by_digit(1)),
         # a number that names an order, an account or a member, or a code to type (單號：123456789, 編號1234, 學號
         # 20231234, 驗證碼：482913, PIN 1234, 尾數1234): digit by digit, as it is read out; four digits or more, and
         # not what is counted or measured after it (戶口5000蚊, 編號1234 km), though a 號 may follow (信箱1234號)
-        (re.compile(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|信箱|"
+        (LazyPattern(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|信箱|"
                     rf"(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
                     rf"(?<![A-Za-z])(?:(?i:order|ref|tracking|pin|otp|code|id|box)碼?|(?i:no)\.))[\s:：#係是為]*)"
                     rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_NOT_LABEL}])(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
-        (re.compile(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
+        (LazyPattern(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
          _digit_by_digit(2, keep_prefix=True)),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
-        (re.compile(rf"{_NUMBER_START}(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
-        (re.compile(rf"{_NUMBER_START}(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
+        (LazyPattern(rf"{_NUMBER_START}(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
+        (LazyPattern(rf"{_NUMBER_START}(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
-        (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
+        (LazyPattern(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
          lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
         # hours and minutes (2h 30m, 1h30min): 兩小時三十分鐘, the m minutes after hours, not metres
-        (re.compile(r"(?<![A-Za-z\d])(?<!\d\.)(\d+)\s?h\s?([0-5]?\d)\s?m(?:in|ins)?(?![A-Za-z])"),
+        (LazyPattern(r"(?<![A-Za-z\d])(?<!\d\.)(\d+)\s?h\s?([0-5]?\d)\s?m(?:in|ins)?(?![A-Za-z])"),
          lambda m: f"{m.group(1)}小時{m.group(2)}分鐘"),
-        (re.compile(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
+        (LazyPattern(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
         # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
-        (re.compile(rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)\s?%"),
+        (LazyPattern(rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)\s?%"),
          marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"
                                      f"{read_decimal(m.group(3))}")),
         # a file's reference, capitals and numbers joined by slashes (ABC/123/2024, HAD/12/34): the numbers digit by
         # digit, as a code's are (they read 一百二十三, 兩千零二十四)
-        (re.compile(r"(?<=[A-Z]/)\d+(?:/\d+)*(?!\d|[.,]\d)"), _digits_written_apart),
+        (LazyPattern(r"(?<=[A-Z]/)\d+(?:/\d+)*(?!\d|[.,]\d)"), _digits_written_apart),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
-        (re.compile(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
+        (LazyPattern(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
          _digits_written_apart),
         # a dash between a time and one that names its part of the day is a range too (上午8:00-下午3:30,
         # 9am-晚上10點, 8點-晚上10點): 至, not a pause
-        (re.compile(r"(?:(?<=[\d\ue00f])|(?<=\d[點時]))\s?[-–~～]\s?(?=(?:上午|下午|中午|晚上|凌晨|早上|朝早|夜晚|晏晝|下晝|晚|朝)\s?[\d\ue000])"),
+        (LazyPattern(r"(?:(?<=[\d\ue00f])|(?<=\d[點時]))\s?[-–~～]\s?(?=(?:上午|下午|中午|晚上|凌晨|早上|朝早|夜晚|晏晝|下晝|晚|朝)\s?[\d\ue000])"),
          lambda m: "至"),
         # a dash between a letter's digit and a code of digits and a capital is part of a model's name, not a range
         # (i7-13700H, i9-14900K: I 七 一三七零零 H)
-        (re.compile(r"(?<=[A-Za-z]\d)-(?=\d{3,}[A-Z](?![a-z]))"), lambda m: " "),
+        (LazyPattern(r"(?<=[A-Za-z]\d)-(?=\d{3,}[A-Z](?![a-z]))"), lambda m: " "),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too; and between a
         # letter's numbers: Q1-Q3, F.1-F.3 -> Q一至Q三, F一至F三)
-        (re.compile(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
+        (LazyPattern(r"(?:(?<=[\d%\ue00f])|(?<=\d[\u4e00-\u9fff])|(?<=\d[\u4e00-\u9fff]{2}))\s?[-–~～]\s?"
                     r"(?=[\d\ue000]|(?:(?<=[A-Z]\d-)|(?<=[A-Z][\s.]\d-))[A-Z][\s.]?\d)"), lambda m: "至"),
         # a comparison before a number, as a notice says it (CT值<30, 體溫>37.5°C, ≥30度, ±5%): 少於, 大於 …
-        (re.compile(r"([<>≤≥≦≧≈±])\s?(?=[\d\ue000])"), lambda m: _COMPARISONS[m.group(1)]),
+        (LazyPattern(r"([<>≤≥≦≧≈±])\s?(?=[\d\ue000])"), lambda m: _COMPARISONS[m.group(1)]),
         # a tilde left before a number is "about", not a range's (~100人, 約~10分鐘): 大約, or the 約 written
-        (re.compile(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，、;「『\"“]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
+        (LazyPattern(r"(?:(?<=^)|(?<=[\s\u4e00-\u9fff(（:：,，、;「『\"“]))(約|大約)?\s?[~～]\s?(?=[\d\ue000])"),
          lambda m: m.group(1) or "大約"),
         # a mortgage's rate off the prime rate or HIBOR (P-2.75%, H+1.3%): minus, 減, not a negative percentage
-        (re.compile(r"(?<![A-Za-z])([PH])\s?-\s?(?=\d+(?:\.\d+)?\s?%)"), lambda m: m.group(1) + "減"),
-        (re.compile(rf"{_NUMBER_START}-?(\d+(?:\.\d+)?)\s?%"),
+        (LazyPattern(r"(?<![A-Za-z])([PH])\s?-\s?(?=\d+(?:\.\d+)?\s?%)"), lambda m: m.group(1) + "減"),
+        (LazyPattern(rf"{_NUMBER_START}-?(\d+(?:\.\d+)?)\s?%"),
          marked("number",
                  lambda m: ("負" if m.group(0).startswith("-") else "") + "百分之" + read_decimal(m.group(1)))),
         # a minus (before the decimals, which would hide its digit: -2.5 is 負二點五); before degrees it is a
         # temperature below zero, said 零下 (氣溫-5度, -3°C -> 零下五度, 零下三度)
-        (re.compile(rf"{_MINUS_AFTER}-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
-        (re.compile(rf"{_MINUS_AFTER}-(?=\d)"), lambda m: "負"),
+        (LazyPattern(rf"{_MINUS_AFTER}-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
+        (LazyPattern(rf"{_MINUS_AFTER}-(?=\d)"), lambda m: "負"),
         # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16), and so
         # is the dot of a school form (F.5, P.6, S.3: 中五, 小六, 中三 written as Form 5, Primary 6, Secondary 3)
-        (re.compile(r"(?<![A-Za-z])([FPS])\.(?=\d(?!\d|\.\d))"), lambda m: m.group(1) + " "),
-        (re.compile(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
+        (LazyPattern(r"(?<![A-Za-z])([FPS])\.(?=\d(?!\d|\.\d))"), lambda m: m.group(1) + " "),
+        (LazyPattern(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
         # a version or an address of dotted numbers (2.3.1, 192.168.1.1): each number, 點 between them, as it is
         # said (二點三點一; a part of three digits or more digit by digit); a day.month.year is a date (31.12.2024)
-        (re.compile(rf"{_NUMBER_START}\d+(?:\.\d+){{2,}}(?!\d|\.\d)"), marked("number", _dotted)),
-        (re.compile(rf"{_NUMBER_START}(\d{{1,3}}(?:,\d{{3}})+|\d+)\.(\d+)(?!\d|\.\d)"),
+        (LazyPattern(rf"{_NUMBER_START}\d+(?:\.\d+){{2,}}(?!\d|\.\d)"), marked("number", _dotted)),
+        (LazyPattern(rf"{_NUMBER_START}(\d{{1,3}}(?:,\d{{3}})+|\d+)\.(\d+)(?!\d|\.\d)"),
          marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
-        (re.compile(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), _digit_by_digit()),
+        (LazyPattern(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), _digit_by_digit()),
         # ... or after them and a space (CX 888, RTX 4090), unless what it counts follows (HSBC 1000股)
-        (re.compile(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,5}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"),
+        (LazyPattern(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,5}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"),
          _digit_by_digit()),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two
         # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W) and ordinals (第123A章)
-        (re.compile(r"(?<![\dA-Za-z第])(?<!\d[.,])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
+        (LazyPattern(r"(?<![\dA-Za-z第])(?<!\d[.,])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
          _digit_by_digit()),
         # a bus route of three digits after the verb that takes it (坐962X, 搭101過海, 轉乘N170): digit by digit, as it
         # is said; not what is counted (坐300人)
-        (re.compile(rf"({_ROUTE_VERB})([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
+        (LazyPattern(rf"({_ROUTE_VERB})([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
          _digit_by_digit(2, keep_prefix=True)),
         # ... and before the word for a route (輕鐵505綫, 城巴E21A線, 968號巴士): three digits, or two after a letter
-        (re.compile(rf"(?:(?<![\dA-Za-z])(?<!\d\.)[1-9]\d\d|(?<=[A-Z])\d\d)(?![\d%]|[.,/:]\d)(?={_ROUTE_WORD})"),
+        (LazyPattern(rf"(?:(?<![\dA-Za-z])(?<!\d\.)[1-9]\d\d|(?<=[A-Z])\d\d)(?![\d%]|[.,/:]\d)(?={_ROUTE_WORD})"),
          _digit_by_digit()),
         # ... and one of two digits after its letters (搭A21, 坐E23, 搭NA29: A 二一, E 二三), as a code's are
-        (re.compile(rf"({_ROUTE_VERB}[A-Z]{{1,2}})(\d\d)(?![\d%]|[.,/:]\d)"
+        (LazyPattern(rf"({_ROUTE_VERB}[A-Z]{{1,2}})(\d\d)(?![\d%]|[.,/:]\d)"
                     rf"(?!\s?[{_COUNTED_PAIR}])"),
          _digit_by_digit(2, keep_prefix=True)),
-        (re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), marked("number", _integer)),
+        (LazyPattern(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"), marked("number", _integer)),
     ]
 
 
@@ -628,7 +630,4 @@ def expand_numbers(text: str) -> str:
     """Numbers, dates, times and money in ``text`` rewritten as marked Han text, by the rules in order."""
     if not any(ch.isdecimal() for ch in text):  # \d is the decimal digits (Unicode Nd), as isdecimal()
         return text
-    text = _HUGE_NUMBER.sub(_digit_by_digit(), text)
-    for pattern, repl in number_rules():
-        text = pattern.sub(repl, text)  # type: ignore[arg-type]
-    return text
+    return apply_rules(number_rules(), _HUGE_NUMBER.sub(_digit_by_digit(), text))

@@ -34,3 +34,14 @@ def test_a_weekday_is_said_with_xingqi(name, said):
 def test_a_weekday_range_is_said_once():
     m = re.fullmatch(rf"({WEEKDAY})-({WEEKDAY})", "Mon-Fri")
     assert read_weekday_range(m) == "星期一至五"
+
+
+def test_is_date_knows_every_months_length_as_the_calendar_module_does():
+    """The month lengths are written out (the calendar module cost 7 ms of imports a start): leap years included."""
+    import calendar
+
+    for year in (1, 1900, 1996, 2000, 2023, 2024, 2100, 2400):
+        for month in range(0, 14):
+            for day in range(0, 33):
+                expected = 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]
+                assert is_date(year, month, day) == expected, (year, month, day)
