@@ -236,18 +236,27 @@ _ADDRESS = re.compile(r"[A-Za-z0-9._%+-]*(?:@[A-Za-z0-9.-]+|(?<![A-Za-z0-9])www\
 def _is_address_dot(text: str, i: int) -> bool:
     """The dot of a web or email address (www.google.com, hk.yahoo.com, gmail.com), said "dot": a dot between
     letters or digits inside a run that is an address (the dots of Hon.pro. and e.g. are not said)."""
-    if not (0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum() and text[i + 1].isascii()
-            and text[i + 1].isalnum()):
+    def beside(ch: str) -> bool:
+        return ch.isascii() and ch.isalnum() or ch in _READ_DIGITS
+
+    if not (0 < i < len(text) - 1 and beside(text[i - 1]) and beside(text[i + 1])):
         return False
+
     def in_address(ch: str) -> bool:
-        return ch.isascii() and (ch.isalnum() or ch in "._%+-@")
+        return ch.isascii() and (ch.isalnum() or ch in "._%+-@") or ch in _READ_DIGITS
 
     start, end = i, i
     while start > 0 and in_address(text[start - 1]):
         start -= 1
     while end < len(text) and in_address(text[end]):
         end += 1
-    return any(m.start() <= i - start < m.end() for m in _ADDRESS.finditer(text[start:end]))
+    # digits the number rules have already read (john.chan123@: chan, then 一二三 marked) stand as digits here
+    run = "".join("0" if ch in _READ_DIGITS else ch for ch in text[start:end])
+    return any(m.start() <= i - start < m.end() for m in _ADDRESS.finditer(run))
+
+
+# A number the rules have read, digit by digit, inside an address: its marks and its digits
+_READ_DIGITS = frozenset(MARKS["number"] + END + "零一二三四五六七八九")
 
 
 # Numbers enclosed in a circle or brackets, or followed by a dot (①, ⑴, ⒈, ❶, ㉑): list markers, each its own number
@@ -331,6 +340,10 @@ _ROMAN_VALUES = {roman: value for value, roman in enumerate(
     "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split(), start=1)}
 
 
+# ... and a phase written in Roman capitals, as estates and malls name theirs (形點I期, 海怡半島II期): its number
+_ROMAN_PHASE = re.compile(r"(?<![A-Za-z])(I{1,3}|IV|VI{0,3}|IX|X)(?=\s?期)")
+
+
 def _list_marker(m: re.Match[str]) -> str:
     label = m.group(1)
     if label in _ROMAN_VALUES:
@@ -355,6 +368,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
     text = _LIST_MARKER.sub(_list_marker, text)
+    text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _HUM.sub("嗯", text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)

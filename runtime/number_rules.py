@@ -474,9 +474,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          lambda m: _digits_written_apart(m) if 8 <= sum(ch.isdigit() for ch in m.group(0)) <= 15 else m.group(0)),
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
-        # (not where what they count follows: 2000-2500人 is a range)
+        # (not where what they count follows: 2000-2500人 is a range, nor a range of rooms or shops: 3501-3502室)
         (LazyPattern(rf"(\+?852[\s-]?|[(（]\+?852[)）]\s?)?(?<!\d)([2-9]\d{{3}})[\s-](\d{{4}})(?!\d)"
-                    rf"(?!\s?[{_COUNTED_PAIR}])"),
+                    rf"(?!\s?(?:[{_COUNTED_PAIR}室]|號舖|號鋪|號店))"),
          _digits_written_apart),
         (LazyPattern(rf"({_PHONE_WORD})(\+?852[\s-]?)?([2-9]\d{{7}})(?!\d)"),
          marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0)[len(m.group(1)):])), keep_prefix=True)),
@@ -500,7 +500,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"(?<![A-Za-z])((?:[Rr]m\.?|[Rr]oom|ROOM|[Uu]nit|UNIT|[Ff]lat|FLAT|[Ss]hop|SHOP|[Ss]uite|SUITE)\s?)"
                     rf"(\d{{3,4}})(?!\d|\.\d)(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
-        (LazyPattern(rf"{_NUMBER_START}(\d{{3,4}})(?=\s?室)"), _digit_by_digit(1)),
+        # (a room's or a shop's: 1502室, 2088號舖; a range of them says its 至: 3501-3502室 三五零一至三五零二室)
+        (LazyPattern(rf"{_NUMBER_START}(\d{{3,4}})(?:\s?[-–~至]\s?(\d{{3,4}}))?(?=\s?(?:室|號舖|號鋪|號店))"),
+         marked("number", lambda m: read_digits(m.group(1)) + ("至" + read_digits(m.group(2)) if m.group(2) else ""))),
         # an event or a disease named by its date's digits (911事件, 721事件, 2019冠狀病毒病): digit by digit, as the
         # name is said
         (LazyPattern(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病))"), _digit_by_digit(1)),

@@ -290,6 +290,10 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a notice's number in its year, and a file's reference, capitals and numbers joined by slashes
     ("第10/2024號通告", "第十[<,>]二零二四號通告"), ("有效期至12/2025", "有效期至二零二五年十二月"),
     ("編號︰ABC/123/2024", "編號[<,>][A][B][C]一二三二零二四"), ("G/F", "地下"),
+    # a range of rooms says its 至 (a phone's 4+4 digits took it); a shop's number digit by digit; a phase in Roman
+    ("3501-3502室", "三五零一至三五零二室"), ("2088號舖", "二零八八號舖"), ("688號", "六百八十八號"),
+    ("2345 6789", "二三四五六七八九"), ("形點I期", "形點一期"), ("海怡半島II期", "海怡半島二期"),
+    ("IV期肺癌", "四期肺癌"), ("MIX期", "[M][I][X]期"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -418,6 +422,9 @@ def test_web_and_email_addresses_are_said_with_dot_and_at():
     assert "dot" not in [s.text for s in normalize("e.g. a.m. 好。OK 佢話ok.我知 No.1 Hon.pro. hello.world")[0]]
     assert [s.text for s in normalize("去hk.yahoo.com睇")[0]] == ["去", "H", "K", "dot", "yahoo", "dot", "com", "睇"]
     assert [s.text for s in normalize("bit.ly/3abc")[0]][:3] == ["bit", "dot", "ly"]  # a link shortener's domain
+    # digits in an address are read before its dots are found: john.chan123@ kept its dot said (it was a full stop)
+    assert han("john.chan123@gmail.com") == "[john][dot][chan]一二三[at][gmail][dot][com]"
+    assert han("abc123.com") == "[abc]一二三[dot][com]" and han("我有3個.好") == "我有三個[<.>]好"
 
 
 @pytest.mark.parametrize("text, word", [("I don't know", "don't"), ("McDonald's", "McDonald's"),
