@@ -236,7 +236,7 @@ def _estimate(m: re.Match[str]) -> str:
 
 def _fraction(m: re.Match[str]) -> str:
     """n/m as Cantonese says a fraction, the denominator first: 1/2 -> 二分之一, 9.5/10 -> 十分之九點五."""
-    return f"{read_integer(int(m.group('den')))}分之{read_decimal(m.group('num'))}"
+    return f"{read_decimal(m.group('den'))}分之{read_decimal(m.group('num'))}"
 
 
 def _counts_days(m: re.Match[str]) -> bool:
@@ -325,8 +325,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"{_NUMBER_START}(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
         (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
-        # ... and a rating or score out of a whole (9.5/10, 評分4/5): a decimal over a number cannot be a date
-        (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
+        # ... and a rating or score out of a whole (9.5/10, 評分4/5, GPA 3.8/4.0): a decimal over a number cannot be a
+        # date
+        (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*(?:\.\d+)?)(?!\d|[./]\d)"),
          marked("number", _fraction)),
         (LazyPattern(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
                     r"(?P<num>\d+(?:\.\d+)?)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),

@@ -113,6 +113,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("1/2/2024", "二零二四年二月一號"),
     # a rating out of a whole: a decimal over a number, or after 評分, 分數, rating ...
     ("9.5/10", "十分之九點五"), ("評分4/5", "評分五分之四"), ("評分：10/10", "評分[<,>]十分之十"),
+    ("GPA 3.8/4.0", "[G][P][A]四點零分之三點八"),
     ("rating 4/5", "[rating]五分之四"), ("10/10", "十月十號"),  # bare, a date (雙十)
     # a bare day/month where only a date makes sense: the day past the month, or a word for a date before it
     ("5/3開會", "三月五號開會"), ("截止日期係1/3", "截止日期係三月一號"), ("喺3/4見", "喺四月三號見"),
