@@ -140,7 +140,7 @@ _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before th
 _COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘股"
 _COUNTED_NOT_LABEL = _COUNTED_PAIR.replace("號", "")  # ... less 號, which may follow a label's number (信箱1234號)
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
-_SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成"  # not 全場 (全場8-9折: storewide)
+_SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成|波膽"  # not 全場 (全場8-9折: storewide)
 # a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
 # 輸咗2-3場: a range); with a colon it stays a time (打到2:30)
 _SCORE_VERB = "(?:打|踢|贏|輸)(?:咗|左|到)"
@@ -396,8 +396,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"{_PRICE_SLASH}(?=\d+\s?[{_COUNTED}])"), lambda m: ""),
         (LazyPattern(r"(?<!\d)(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})(?:([日號])|(?!\d))"),
          marked("date", lambda m: read_date(m, m.group(1), m.group(2), m.group(3), m.group(4) or "號"))),
-        (LazyPattern(r"(?<!\d)(?<!\d/)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"),
-         marked("date", lambda m: read_date(m, m.group(3), m.group(2), m.group(1), "號"))),
+        # (day first, as Hong Kong writes it, with slashes or dashes: 5/12/2024, 5-12-2024)
+        (LazyPattern(r"(?<!\d)(?<!\d[/\-])(\d{1,2})([/\-])(\d{1,2})\2(\d{4})(?!\d)"),
+         marked("date", lambda m: read_date(m, m.group(4), m.group(3), m.group(1), "號"))),
         # a blood pressure, systolic over diastolic (血壓120/80): the two numbers with a pause between, as it is said
         (LazyPattern(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
          lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
@@ -564,6 +565,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
         (LazyPattern(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
          _digits_written_apart),
+        # ... and three or more numbers of one or two digits, a combination's (三重彩3-7-12): each a number, with a
+        # pause between (it read 三至七至十二, a range of ranges)
+        (LazyPattern(r"(?<!\d)(?<!\d[.\-–])\d{1,2}(?:[-–]\d{1,2}){2,}(?!\d|[.\-–]\d)"),
+         marked("number", lambda m: read_separated(m.group(0)))),
         # a dash between a time and one that names its part of the day is a range too (上午8:00-下午3:30,
         # 9am-晚上10點, 8點-晚上10點): 至, not a pause
         (LazyPattern(r"(?:(?<=[\d\ue00f])|(?<=\d[點時]))\s?[-–~～]\s?(?=(?:上午|下午|中午|晚上|凌晨|早上|朝早|夜晚|晏晝|下晝|晚|朝)\s?[\d\ue000])"),

@@ -295,6 +295,10 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("3501-3502室", "三五零一至三五零二室"), ("2088號舖", "二零八八號舖"), ("688號", "六百八十八號"),
     ("2345 6789", "二三四五六七八九"), ("形點I期", "形點一期"), ("海怡半島II期", "海怡半島二期"),
     ("IV期肺癌", "四期肺癌"), ("MIX期", "[M][I][X]期"),
+    # three numbers or more joined by dashes, a combination's, not a range of ranges; a date with dashes, day first
+    ("三重彩3-7-12", "三重彩三[<,>]七[<,>]十二"), ("4-4-2", "四四二"), ("3-5個", "三至五個"),
+    ("半場波膽1-0", "半場波膽一比零"),
+    ("5-12-2024", "二零二四年十二月五號"), ("5/12/2024", "二零二四年十二月五號"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
