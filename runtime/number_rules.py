@@ -289,7 +289,8 @@ def _integer(m: re.Match[str]) -> str:
 UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "毫升", "ml": "毫升", "mg": "毫克", "m": "米",
          "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎", "min": "分鐘", "mins": "分鐘",
          "sec": "秒", "secs": "秒", "h": "小時", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
-         "mmHg": "毫米水銀柱", "kcal": "千卡", "kJ": "千焦",
+         "mmHg": "毫米水銀柱", "kcal": "千卡", "kJ": "千焦", "mmol/L": "毫摩爾每公升", "mg/dL": "毫克每分升",
+         "kg/m2": "公斤每平方米",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
@@ -309,6 +310,8 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
     amount = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
     # written after a number (numbers.SCALES, case-folded: 30K, 1.5M, 3bn, 2 billion)
     scale = "k|K|M|B|bn|BN|mn|(?i:thousand|million|billion|trillion)"
+    times_after_han = (LazyPattern(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+                                   r"(?![\dA-Za-z])(?![.,]\d))"), lambda m: "乘")
     return [
         # thousands set apart by spaces, as official text types them (約2 000人, 12 345宗, NFKC writes a thin space
         # as one): one number, before Han text or a percentage, or after a currency sign (it read 二零零零, a phone's
@@ -465,8 +468,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a plus after a round number, nothing added to it, is "and more" (10+年經驗, 100+人 -> 十幾年經驗, 一百幾人)
         (LazyPattern(r"(?<![\d+])(?<!\d\.)([1-9]\d*0)\+(?![\d+%]|\s\d)"), lambda m: m.group(1) + "幾"),
         # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
-        (LazyPattern(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\dA-Za-z])(?![.,]\d))"),
-         lambda m: "乘"),
+        times_after_han,
         # a card's or an account's number in groups of four (4111 1111 1111 1111, 1234-5678-9012): digit by digit
         (LazyPattern(r"(?<!\d)(?<!\d[.,])\d{4}([ -])\d{4}(?:\1\d{4}){1,2}(?!\d|[.,]\d)"),
          _digits_written_apart),
@@ -555,6 +557,8 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          lambda m: f"{m.group(1)}小時{m.group(2)}分鐘"),
         (LazyPattern(rf"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?({units})(?![A-Za-z])"),
          lambda m: m.group(1) + UNITS[m.group(2)]),
+        # ... and after a unit just written in Han (500mg x 2粒, 5kg x 3: 五百毫克乘二粒; it read X)
+        times_after_han,
         # a range of percentages written once (30-40%, 65至90%): 百分之三十至四十, as it is said
         (LazyPattern(rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?([-–~～至到])\s?(\d+(?:\.\d+)?)\s?%"),
          marked("number", lambda m: f"百分之{read_decimal(m.group(1))}{'到' if m.group(2) == '到' else '至'}"

@@ -265,6 +265,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("特價$29.9/2件", "特價二十九蚊九毫兩件"), ("$100/3個", "一百蚊三個"), ("$50/位", "五十蚊一位"),
     ("咖啡$38/杯", "咖啡三十八蚊一杯"), ("$120/小時", "一百二十蚊一小時"), ("$30/磅", "三十蚊一磅"),
     ("熱量：350kcal", "熱量[<,>]三百五十千卡"), ("350 KCAL", "三百五十千卡"), ("1460kJ", "一千四百六十千焦"),
+    ("血糖6.5mmol/L", "血糖六點五毫摩爾每公升"), ("血糖126 mg/dL", "血糖一百二十六毫克每分升"),
+    ("BMI 23.5 kg/m²", "[B][M][I]二十三點五公斤每平方米"), ("500mg x 2粒", "五百毫克乘二粒"), ("5kg x 3", "五公斤乘三"),
     # a mortgage's rate off the prime rate: minus, not a negative percentage
     ("按揭利率P-2.75%", "按揭利率[P]減百分之二點七五"), ("H+1.3%", "[H]加百分之一點三"), ("-3%", "負百分之三"),
     # a score's or a ratio's second term is 二 before a verb (3:2險勝 read 三比兩); 比 after a word is "than"
