@@ -290,7 +290,7 @@ UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "
          "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎", "min": "分鐘", "mins": "分鐘",
          "sec": "秒", "secs": "秒", "h": "小時", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
          "mmHg": "毫米水銀柱", "kcal": "千卡", "kJ": "千焦", "mmol/L": "毫摩爾每公升", "mg/dL": "毫克每分升",
-         "kg/m2": "公斤每平方米",
+         "kg/m2": "公斤每平方米", "nm": "納米",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
@@ -353,9 +353,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a race's distance after 跑 (跑咗10K, 跑5K): the number and the letter K, as it is said, not thousands
         (LazyPattern(r"((?:跑|跑咗|跑左|跑完)\s?)(\d{1,2})(?=\s?[Kk](?![A-Za-z]))"),
          marked("number", lambda m: read_count(int(m.group(2))), keep_prefix=True)),
-        # a screen's resolution (4K電視, 8K TV, 4K 60fps): the number and the letter K, not thousands (月薪20K, $30K)
+        # a screen's resolution (4K電視, 8K TV, 4K 60fps, 4K 144Hz, 4K@60Hz): the number and the letter K, not
+        # thousands (月薪20K, $30K)
         (LazyPattern(r"(?<![\d$])(?<!\d\.)([248])(?=\s?K\s?(?:電視|畫質|解像度|顯示|螢幕|熒幕|屏幕|芒|影片|片|錄影|拍攝|直播|串流|"
-                    r"(?i:TV|HDR|UHD|video|monitor|mon|\d{2,3}\s?(?:fps|p))(?![A-Za-z])))"),
+                    r"(?i:TV|HDR|UHD|video|monitor|mon|@?\s?\d{2,3}\s?(?:fps|p|Hz))(?![A-Za-z])))"),
          marked("number", lambda m: read_integer(int(m.group(1))))),
         # 7-11 (and 7-Eleven) is the shop, said in English, unless a unit or count follows (7-11歲, 7-11點, 7-11am)
         # or it follows letters or 第 (Chapter 7-11, 第7-11題): then it is a range
@@ -565,7 +566,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
                                      f"{read_decimal(m.group(3))}")),
         # a file's reference, capitals and numbers joined by slashes (ABC/123/2024, HAD/12/34): the numbers digit by
         # digit, as a code's are (they read 一百二十三, 兩千零二十四)
-        (LazyPattern(r"(?<=[A-Z]/)\d+(?:/\d+)*(?!\d|[.,]\d)"), _digits_written_apart),
+        # (the capitals start it: 128GB/256GB is two sizes)
+        (LazyPattern(r"((?<![\dA-Za-z])[A-Z]{1,6}/)(\d+(?:/\d+)*)(?!\d|[.,]\d)"),
+         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
         (LazyPattern(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
          _digits_written_apart),
@@ -580,6 +583,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a dash between a letter's digit and a code of digits and a capital is part of a model's name, not a range
         # (i7-13700H, i9-14900K: I 七 一三七零零 H)
         (LazyPattern(r"(?<=[A-Za-z]\d)-(?=\d{3,}[A-Z](?![a-z]))"), lambda m: " "),
+        # ... and between capitals' digit and a speed of four digits, a pause (DDR5-6000: D D R 五, 六千; it read
+        # 五至六千)
+        (LazyPattern(r"(?<=[A-Z]{2}\d)-(?=\d{4}(?![\d.,]))"), lambda m: "，"),
         # a dash or tilde between numbers or times is a range: 5-6個 -> 五至六個, 9am-6pm -> 上午九點至下午六點
         # (3點-4點, 1月-3月: a number and its unit or two before the dash make it a range too; and between a
         # letter's numbers: Q1-Q3, F.1-F.3 -> Q一至Q三, F一至F三)

@@ -301,6 +301,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("三重彩3-7-12", "三重彩三[<,>]七[<,>]十二"), ("4-4-2", "四四二"), ("3-5個", "三至五個"),
     ("半場波膽1-0", "半場波膽一比零"),
     ("5-12-2024", "二零二四年十二月五號"), ("5/12/2024", "二零二四年十二月五號"),
+    # tech specs: a screen's 4K before its refresh rate, sizes after a slash, a model's speed, nanometres
+    ("4K 144Hz", "四[K]一百四十四[Hz]"), ("128GB/256GB", "一百二十八[G][B]兩百五十六[G][B]"),
+    ("DDR5-6000", "[D][D][R]五[<,>]六千"), ("i9-14900K", "[I]九一四九零零[K]"), ("5nm製程", "五納米製程"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
