@@ -62,10 +62,10 @@ def said_before(pattern: re.Pattern[str], m: re.Match[str], reach: int = 24) -> 
     return pattern.search(m.string, max(0, m.start() - reach), m.start()) is not None
 
 
-# Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4, a weekday: Sat 3/8 星期六): there even 1/3
-# is not a third
+# Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4, a weekday: Sat 3/8 星期六, 禮拜三(11/12)):
+# there even 1/3 is not a third
 _DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|(?<![A-Za-z])(?i:date)|(?:星期|禮拜)[一二三四五六日天]\ue00f?)"
-                          r"[\s:：係為是]*$")
+                          r"[\s:：係為是(（]*$")  # (a bracket too: 下個禮拜三(11/12)開會)
 
 
 def read_bare_day_month(m: re.Match[str]) -> str:

@@ -261,8 +261,8 @@ def _integer(m: re.Match[str]) -> str:
         return read_integer(value)  # a sum's, a comparison's or a score's term: 10÷2啦, 雞翼x2啦, 2>1, 3:2贏 (二)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
-    if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年"), m.end())):
-        return read_digits(m.group(0))  # a year (2024年, 2024上半年)
+    if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
+        return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
     if following == "年" and len(m.group(0)) >= 3 and _ERA.search(near) or \
             len(m.group(0)) in (2, 4) and m.string.startswith("回歸", m.end()):
         return read_digits(m.group(0))  # a year of the era (公元618年, 公元前221年), of the handover (1997回歸, 97回歸)
