@@ -549,7 +549,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          _digit_by_digit(2, keep_prefix=True)),
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (LazyPattern(rf"{_NUMBER_START}(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
-        (LazyPattern(rf"{_NUMBER_START}(\d+)(?:st|nd|rd|th)(?![A-Za-z])"), lambda m: f"第{m.group(1)}"),
+        (LazyPattern(rf"{_NUMBER_START}(\d+)(?:st|nd|rd|th)(?![A-Za-z])"),
+         lambda m: m.group(1) if m.string[max(0, m.start() - 3):m.start()].rstrip().endswith("第")
+         else f"第{m.group(1)}"),  # (第1st is 第一)
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
         (LazyPattern(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
          lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),

@@ -303,6 +303,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("5-12-2024", "二零二四年十二月五號"), ("5/12/2024", "二零二四年十二月五號"),
     # tech specs: a screen's 4K before its refresh rate, sizes after a slash, a model's speed, nanometres
     ("4K 144Hz", "四[K]一百四十四[Hz]"), ("128GB/256GB", "一百二十八[G][B]兩百五十六[G][B]"),
+    ("第1st次", "第一次"), ("佢係2nd", "佢係第二"),
     ("下個禮拜三(11/12)開會", "下個禮拜三十二月十一號開會"), ("2024財年", "二零二四財年"), ("11/12", "十一十二"),
     ("DDR5-6000", "[D][D][R]五[<,>]六千"), ("i9-14900K", "[I]九一四九零零[K]"), ("5nm製程", "五納米製程"),
 ])
