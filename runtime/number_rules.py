@@ -77,7 +77,7 @@ from .dates import (
     read_year_span,
     said_before,
 )
-from .marks import is_han, marked
+from .marks import END, MARKS, is_han, marked
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
 from .numbers import read_count, read_decimal, read_digits, read_integer, read_separated
 from .rule_gates import LazyPattern, apply_rules
@@ -403,9 +403,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # (day first, as Hong Kong writes it, with slashes or dashes: 5/12/2024, 5-12-2024)
         (LazyPattern(r"(?<!\d)(?<!\d[/\-])(\d{1,2})([/\-])(\d{1,2})\2(\d{4})(?!\d)"),
          marked("date", lambda m: read_date(m, m.group(4), m.group(3), m.group(1), "號"))),
-        # a blood pressure, systolic over diastolic (血壓120/80): the two numbers with a pause between, as it is said
-        (LazyPattern(r"(血壓[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
-         lambda m: f"{m.group(1)}{m.group(2)}，{m.group(3)}"),
+        # a blood pressure, systolic over diastolic (血壓120/80, BP 120/80): the two numbers with a pause between, as
+        # it is said
+        (LazyPattern(r"((?:血壓|(?<![A-Za-z])BP)[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
+         # (the first read here, so that BP's capitals do not make it a code; the second left for its unit, mmHg)
+         lambda m: f"{m.group(1)}{MARKS['number']}{read_integer(int(m.group(2)))}{END}，{m.group(3)}"),
         # a notice's number in its year (第10/2024號通告): the number, a pause, the year digit by digit; not a month
         (LazyPattern(r"(第\s?)(\d{1,4})\s?/\s?((?:19|20)\d\d)(?=\s?號)"),
          marked("number", lambda m: f"{read_integer(int(m.group(2)))}，{read_digits(m.group(3))}", keep_prefix=True)),
