@@ -82,13 +82,18 @@ def applied_readings(utterances: Iterable[HKUtterance], base: WordDictionary) ->
 
 def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend) -> list[ContextRule]:
     """Settled readings per character and neighbour context, for the characters ``frontend`` (ToJyutping and
-    the lexicon) misreads in at least MIN_OCCURRENCES training places; sorted, so the file is deterministic."""
+    the lexicon) misreads in at least MIN_OCCURRENCES training places; sorted, so the file is deterministic.
+    The evidence is where a rule applies: places where the dictionary reads the character alone, not inside a
+    longer word, whose reading the frontend keeps."""
     counts: dict[tuple[str, str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     misread: collections.Counter[str] = collections.Counter()
     for utt in utterances:
         for text, ref in han_runs(utt):
+            words = frontend.words(text)
             for i, ((ch, got), want) in enumerate(zip(frontend.read_han(text), ref)):
                 misread[ch] += got != want
+                if len(words[i]) != 1:
+                    continue
                 for context, neighbours in zip(CONTEXTS, context_keys(text, i)):
                     counts[(ch, context, neighbours)][want] += 1
     rules = []

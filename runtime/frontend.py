@@ -155,6 +155,11 @@ class Frontend:
         self._dictionary = base_dictionary().layered(entries)  # ToJyutping's words, the lexicon over them
         self._context = load_context_rules() if context is None else context  # then neighbours, per character
 
+    def words(self, text: str) -> list[str]:
+        """For each character of a Han run, the dictionary word it is read in (the character itself where it is a
+        word alone; "" where the dictionary has no reading)."""
+        return [word for _, _, word in self._dictionary.matches(text)]
+
     def read_han(self, text: str) -> list[tuple[str, str | None]]:
         """(character, syllable or None) for each character of a Han run, words matched in context."""
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
@@ -173,7 +178,10 @@ class Frontend:
                 out.append((ch, AFTER_ENGLISH_VERB[ch], "context", f"{ch} right after an English word, a verb "
                             f"(check{ch}, google{ch}) → {AFTER_ENGLISH_VERB[ch]}, as after 睇 or 試"))
                 continue
-            rule = self._context.decide(text, i)
+            # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
+            # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by
+            # rules learnt where 重 and 會 stand alone)
+            rule = self._context.decide(text, i) if len(word) == 1 else None
             if rule is not None and rule.reading != reading:
                 out.append((ch, rule.reading, "context", rule.describe()))
                 continue

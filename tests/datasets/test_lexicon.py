@@ -99,6 +99,17 @@ def test_lexicon_and_context_rules_beat_plain_tojyutping_on_held_out_text(clean_
     assert ours.rate >= 0.97 and ours.rate > lexicon.rate > plain.rate + 0.03
 
 
+def test_a_context_rule_does_not_override_a_dictionary_word():
+    """Rules learnt where 重 and 會 stand alone (重 at the start → zung6, 會 → wui5) read 重新 zung6, 機會 gei1 wui5;
+    inside a longer word the word's reading stands, and where the character stands alone the rule still decides."""
+    frontend = Frontend()
+    said = {text: [s for _, s in frontend.read_han(text)] for text in ("重新開始", "會計部", "機會", "時間", "睇下")}
+    assert said["重新開始"][:2] == ["cung4", "san1"] and said["會計部"][:2] == ["wui6", "gai3"]
+    assert said["機會"] == ["gei1", "wui6"] and said["時間"] == ["si4", "gaan3"]
+    assert said["睇下"] == ["tai2", "haa5"]  # 下 alone after 睇: the rule (ToJyutping reads haa6)
+    assert frontend.words("重新開始") == ["重新", "重新", "開", "始"]
+
+
 def test_han_runs_split_at_punctuation(clean_utterances):
     utt = next(u for u in clean_utterances if any(not w.syllables for w in u.words[:-1]))
     runs = han_runs(utt)
@@ -131,7 +142,7 @@ def test_cantomap_is_an_independent_test_set_where_context_rules_still_gain():
     tj = syllable_agreement("ToJyutping", lambda t: [s for _, s in plain.read_han(t)], utts)
     ce = syllable_agreement("cantoedge", lambda t: [s for _, s in ours.read_han(t)], utts)
     assert tj.total == ce.total > 100_000
-    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.9 points
+    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.7 points (+2.9 with rules in words)
 
 
 @pytest.mark.slow  # reads HKCanCor
