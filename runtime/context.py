@@ -1,7 +1,9 @@
 """Context rules for polyphonic characters: a decision list over the neighbouring characters, learnt from
 HKCanCor's training split (`cantoedge corpus lexicon` writes it). A rule fires only where HKCanCor read the
 character one way in at least 90 % of at least 3 occurrences of that context, so it encodes collocations
-(睇下 haa5, 下面 haa6) and not one corpus's habit where two readings are both accepted. Pure Python: a few dict
+(睇下 haa5, 下面 haa6) and not one corpus's habit where two readings are both accepted; the occurrences are those
+where the dictionary reads the character alone, and the frontend applies the rules there only (inside a longer
+word, 重新, the word's reading stands). Pure Python: a few dict
 lookups per polyphonic character (device safe)."""
 
 from __future__ import annotations
