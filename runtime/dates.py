@@ -62,10 +62,10 @@ def said_before(pattern: re.Pattern[str], m: re.Match[str], reach: int = 24) -> 
     return pattern.search(m.string, max(0, m.start() - reach), m.start()) is not None
 
 
-# Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4, a weekday: Sat 3/8 星期六, 禮拜三(11/12)):
-# there even 1/3 is not a third
-_DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|(?<![A-Za-z])(?i:date)|(?:星期|禮拜)[一二三四五六日天]\ue00f?)"
-                          r"[\s:：係為是(（]*$")  # (a bracket too: 下個禮拜三(11/12)開會)
+# Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4, a weekday: Sat 3/8 星期六, 禮拜三(11/12),
+# the eves 除夕 and 平安夜): there even 1/3 is not a third
+_DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|除夕|平安夜|聖誕|(?<![A-Za-z])(?i:date)"
+                          r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$")  # (a bracket: 禮拜三(11/12))
 
 
 def read_bare_day_month(m: re.Match[str]) -> str:
@@ -74,6 +74,11 @@ def read_bare_day_month(m: re.Match[str]) -> str:
     (03/05: no fraction is written so) or a word for a date before it; a proper fraction with nothing around it
     (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
     days = [(int(m.group(1)), int(m.group(2)))] + ([(int(m.group(3)), int(m.group(4)))] if m.group(3) else [])
+    if not all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days) and (
+            m.group(3) or said_before(_DATE_BEFORE, m)):
+        # no date day first, but one month first in a range or after a word for a date, as English writes it
+        # (12/24-12/26, 除夕12/31, 日期：12/25): 十二月三十一號
+        days = [(month, day) for day, month in days]
     if not all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days) or (24, 7) in days:
         return m.group(0)
     padded = any(part.startswith("0") for part in m.groups() if part)

@@ -305,7 +305,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # tech specs: a screen's 4K before its refresh rate, sizes after a slash, a model's speed, nanometres
     ("4K 144Hz", "四[K]一百四十四[Hz]"), ("128GB/256GB", "一百二十八[G][B]兩百五十六[G][B]"),
     ("第1st次", "第一次"), ("佢係2nd", "佢係第二"),
-    ("下個禮拜三(11/12)開會", "下個禮拜三十二月十一號開會"), ("2024財年", "二零二四財年"), ("11/12", "十一十二"),
+    ("下個禮拜三(11/12)開會", "下個禮拜三十二月十一號開會"),
+    ("除夕12/31", "除夕十二月三十一號"), ("12/24-12/26", "十二月二十四號至十二月二十六號"), ("12/24", "十二二十四"),
+    ("2024財年", "二零二四財年"), ("11/12", "十一十二"),
     ("DDR5-6000", "[D][D][R]五[<,>]六千"), ("i9-14900K", "[I]九一四九零零[K]"), ("5nm製程", "五納米製程"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
