@@ -335,7 +335,8 @@ _EMOTICON = re.compile(r"(?<![A-Za-z0-9])(?:[:;=]-?(?:[)(\]\[|/\\]|[DPpOo](?![\u
 # A list's marker in brackets where an item starts, as notices and forms write them ((1) 填妥表格, (ii) 持有, (a) 申請):
 # its number or letter and a list's pause, as ⑴ is read (the brackets were silent, so (1) 填妥 ran into the item, and
 # ii was read as an English word); a Roman numeral up to xx is its number, (i) included
-_LIST_MARKER = re.compile(r"(?:^|(?<=[\s。；;：:，,.!?！？]))\(([1-9]\d?|[ivx]{1,5}|[a-z])\)(?=\s|[\u4e00-\u9fff])")
+_LIST_MARKER = re.compile(r"(?:^|(?<=[\s。；;：:，,.!?！？]))(?<!\d\s)\(([1-9]\d?|[ivx]{1,5}|[a-z])\)"
+                          r"(?=\s|[\u4e00-\u9fff])")  # (not after a number and a space: 第 2 (1) 條)
 _ROMAN_VALUES = {roman: value for value, roman in enumerate(
     "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split(), start=1)}
 
@@ -351,6 +352,10 @@ def _list_marker(m: re.Match[str]) -> str:
     elif not label.isdigit() and len(label) > 1:
         return m.group(0)  # letters that are no Roman numeral ((vx), (xxi) is beyond the list's)
     return f"{label}、"
+
+
+# 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1)
+_FORMAL_THREE = re.compile("參(?=[壹貳叁肆伍陸柒捌玖拾佰仟萬億圓元])|(?<=[壹貳叁肆伍陸柒捌玖拾佰仟零])參")
 
 
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
@@ -369,6 +374,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                    if ch not in MARK_KIND and ch != END)
     text = _LIST_MARKER.sub(_list_marker, text)
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
+    text = _FORMAL_THREE.sub("叁", text)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _HUM.sub("嗯", text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)

@@ -313,6 +313,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
     times_after_han = (LazyPattern(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                                    r"(?![\dA-Za-z])(?![.,]\d))"), lambda m: "乘")
     return [
+        # a section's subsection and paragraph, as an ordinance cites them (第2(1)條, 第4(1)(a)條): 第二條第一款,
+        # 第四條第一款 a 段, as they are said (it read 第二一條)
+        (LazyPattern(r"第\s?(\d+)\s?[(（](\d+)[)）](?:\s?[(（]([a-z]{1,2})[)）])?\s?條"),
+         lambda m: f"第{m.group(1)}條第{m.group(2)}款" + (f"{m.group(3)}段" if m.group(3) else "")),
         # thousands set apart by spaces, as official text types them (約2 000人, 12 345宗, NFKC writes a thin space
         # as one): one number, before Han text or a percentage, or after a currency sign (it read 二零零零, a phone's
         # digits)

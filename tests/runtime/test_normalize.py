@@ -388,12 +388,23 @@ def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
     ("(1) 填妥表格", "一[<,>]填妥表格"), ("（2）遞交文件", "二[<,>]遞交文件"), ("(ii) 持有身份證", "二[<,>]持有身份證"),
     ("(i) 年滿18歲", "一[<,>]年滿十八歲"), ("(xiv) 條件", "十四[<,>]條件"), ("(a) 申請", "[A][<,>]申請"),
     ("條件：(3)年滿18歲", "條件[<,>]三[<,>]年滿十八歲"),
-    # not inside a word or a number: a section's subsection, a letter in brackets after 第
-    ("第2(1)條", "第二一條"), ("第(a)段", "第[A]段"), ("(vx) 嘢", "[V][X]嘢")])
+    # not inside a word or a number: a section's subsection (read as an ordinance's), a letter in brackets after 第
+    ("第2(1)條", "第二條第一款"), ("第 2 (1) 條", "第二條第一款"), ("第4(1)(a)條", "第四條第一款[A]段"),
+    ("第(a)段", "第[A]段"), ("(vx) 嘢", "[V][X]嘢")])
 def test_a_lists_marker_in_brackets_is_its_number_and_a_pause(text, expected):
     """Forms write (1), (ii), (a) before each item: the brackets were silent, so (1) ran into its item and (ii) was
     read as an English word."""
     assert han(text) == expected
+
+
+def test_san_among_a_cheques_numerals_is_three():
+    """參 is 叁 (saam1) beside the numerals of a cheque or a receipt; elsewhere it is 參 (caam1, sam1)."""
+    from cantoedge.runtime.frontend import Frontend
+
+    frontend = Frontend()
+    assert frontend("壹佰參拾圓正").jyutping[:4] == ["jat1", "baak3", "saam1", "sap6"]
+    assert frontend("參萬元").jyutping[0] == "saam1"
+    assert frontend("參加").jyutping[0] == "caam1" and frontend("人參").jyutping[1] == "sam1"
 
 
 def test_a_slash_between_words_is_a_lists_pause():
