@@ -169,6 +169,9 @@ _NAMED_DAY = ("國慶|勞動節|婦女節|光棍節|購物節|青年節|兒童�
 # The verbs a bus route follows (坐962X, 搭咗A21, 轉乘N170), and the words for a route after it (505綫, E21A線)
 _ROUTE_VERB = r"(?:坐|搭|轉乘|乘搭|乘坐)(?:咗|左|返|番)?\s?"
 _ROUTE_WORD = r"[A-Z]?\s?(?:號)?(?:線|綫|路線|巴士|小巴)"
+# ... and the operators a route or a list of routes follows (城巴A21, 龍運巴士A41P, 過海隧道巴士101、104、111)
+_ROUTE_OPERATOR = r"(?:九巴|城巴|新巴|龍運|嶼巴|巴士|小巴)"
+_ROUTE = r"[A-Z]{0,2}\d{2,3}[A-Z]?"
 
 
 # A word for an index just before its value (AQHI 10+, 紫外線指數11+)
@@ -209,6 +212,21 @@ def _named_day(m: re.Match[str]) -> str:
 def _year_span(m: re.Match[str]) -> str:
     """2024-2025 is a span of years, unless a word for a phone comes before it (電話2024-2025)."""
     return m.group(0) if said_before(_AFTER_PHONE_WORD, m) else read_year_span(m)
+
+
+def _route_list(m: re.Match[str]) -> str:
+    """Routes after their operator, each as it is said: three digits, or two after letters, digit by digit (一零一,
+    A 二一); two alone as a number (15 十五); the letters kept and the list's marks a pause."""
+    out = [m.group(1)]
+    for part in re.split(r"(\s?[、,，/及和]\s?)", m.group(2)):
+        route = re.fullmatch(r"([A-Z]{0,2})(\d{2,3})([A-Z]?)", part)
+        if route is None:
+            out.append("、" if part.strip() in "、,，/" else part.strip())
+            continue
+        letters, digits, suffix = route.groups()
+        said = read_digits(digits) if len(digits) == 3 or letters else read_integer(int(digits))
+        out.append(f"{letters}{MARKS['number']}{said}{END}{suffix}")
+    return "".join(out)
 
 
 def _counting(n: int, following: str) -> str:
@@ -632,6 +650,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W) and ordinals (第123A章)
         (LazyPattern(r"(?<![\dA-Za-z第])(?<!\d[.,])\d{3,}(?=[ABDEHJKNPQRSUXYZ](?![A-Za-z]))"),
          _digit_by_digit()),
+        # routes after their operator (城巴A21, 過海隧道巴士101、104、111): each as it is said; not a count (巴士100架)
+        (LazyPattern(rf"({_ROUTE_OPERATOR}\s?)({_ROUTE}(?:\s?[、,，/及和]\s?{_ROUTE})*)(?![\d%]|[.,/:]\d)"
+                    rf"(?!\s?(?:[{_COUNTED_PAIR}架輛部條]|號|線|綫))"),
+         _route_list),
         # a bus route of three digits after the verb that takes it (坐962X, 搭101過海, 轉乘N170): digit by digit, as it
         # is said; not what is counted (坐300人)
         (LazyPattern(rf"({_ROUTE_VERB})([1-9]\d\d)(?![\d%]|[.,/:]\d)(?!\s?[{_COUNTED_PAIR}])"),
