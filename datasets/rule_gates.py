@@ -105,13 +105,15 @@ def gates() -> dict[str, str]:
     return out
 
 
-def gates_json() -> str:
-    return json.dumps(gates(), ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+def gates_json(found: dict[str, str] | None = None) -> str:
+    """The gates file's text: ``found`` (by default every rule's gates, derived now) as sorted JSON."""
+    return json.dumps(gates() if found is None else found, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
 
 
 def main() -> None:
-    atomic_write_text(GATES_PATH, gates_json())
-    print(f"wrote {GATES_PATH} ({len(gates())} gated rules of {len(number_rules())})")
+    found = gates()
+    atomic_write_text(GATES_PATH, gates_json(found))
+    print(f"wrote {GATES_PATH} ({len(found)} gated rules of {len(number_rules())})")
 
 
 if __name__ == "__main__":

@@ -74,15 +74,17 @@ def read_bare_day_month(m: re.Match[str]) -> str:
     (03/05: no fraction is written so) or a word for a date before it; a proper fraction with nothing around it
     (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
     days = [(int(m.group(1)), int(m.group(2)))] + ([(int(m.group(3)), int(m.group(4)))] if m.group(3) else [])
-    if not all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days) and (
-            m.group(3) or said_before(_DATE_BEFORE, m)):
+    date_word = said_before(_DATE_BEFORE, m)
+    dated = all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days)
+    if not dated and (m.group(3) or date_word):
         # no date day first, but one month first in a range or after a word for a date, as English writes it
         # (12/24-12/26, 除夕12/31, 日期：12/25): 十二月三十一號
         days = [(month, day) for day, month in days]
-    if not all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days) or (24, 7) in days:
+        dated = all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days)
+    if not dated or (24, 7) in days:
         return m.group(0)
     padded = any(part.startswith("0") for part in m.groups() if part)
-    if not (any(day >= month for day, month in days) or padded or said_before(_DATE_BEFORE, m)):
+    if not (any(day >= month for day, month in days) or padded or date_word):
         return m.group(0)
     return "至".join(f"{read_integer(month)}月{read_integer(day)}號" for day, month in days)
 

@@ -20,12 +20,17 @@ def is_han(ch: str) -> bool:
     )
 
 
+def mark(kind: str, text: str) -> str:
+    """``text`` between ``kind``'s mark and the end mark."""
+    return MARKS[kind] + text + END
+
+
 def marked(kind: str, repl, keep_prefix: bool = False):
     """``repl`` wrapped so that its Han text is marked as ``kind``; ``keep_prefix``: the match's group 1 (電話, Rm)
     stays before the mark as written, for the text that reads it."""
     def wrap(m: re.Match[str]) -> str:
         out = repl(m)
         prefix = m.group(1) if keep_prefix else ""
-        return prefix + (MARKS[kind] + out + END if any(is_han(c) for c in out) else out)
+        return prefix + (mark(kind, out) if any(is_han(c) for c in out) else out)
 
     return wrap

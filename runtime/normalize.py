@@ -36,6 +36,7 @@ from .dates import WEEKDAY, read_weekday, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .marks import END, MARK_KIND, MARKS, is_han, marked
 from .number_rules import expand_numbers
+from .numbers import DIGITS
 from .places import place_names
 
 # Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
@@ -256,7 +257,7 @@ def _is_address_dot(text: str, i: int) -> bool:
 
 
 # A number the rules have read, digit by digit, inside an address: its marks and its digits
-_READ_DIGITS = frozenset(MARKS["number"] + END + "零一二三四五六七八九")
+_READ_DIGITS = frozenset(MARKS["number"] + END + DIGITS)
 
 
 # Numbers enclosed in a circle or brackets, or followed by a dot (①, ⑴, ⒈, ❶, ㉑): list markers, each its own number

@@ -77,7 +77,7 @@ from .dates import (
     read_year_span,
     said_before,
 )
-from .marks import END, MARKS, is_han, marked
+from .marks import is_han, mark, marked
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
 from .numbers import read_count, read_decimal, read_digits, read_integer, read_separated
 from .rule_gates import LazyPattern, apply_rules
@@ -106,6 +106,8 @@ _NOT_COUNTED_ENGLISH = frozenset(
 # other word the number is a name's (Switch 2幾時出, Part 2係, Level 2嘅: 二)
 _MEASURE_AFTER_ENGLISH = set("個隻件部本張條架對雙粒包盒支枝間份杯碗樽罐次位名人款種把頂套輛片首晚夜場班層"
                              "鐘點封頁句篇段餐轉下成倍塊蚊元日天年歲週周分秒小")
+# A 第 just written before an ordinal (第1st次)
+_AFTER_DI = re.compile(r"第\s*$")
 # The era a year's number of three or four digits follows, said digit by digit (公元前221年: 公元前二二一年; 公元前44年
 # is 四十四年)
 _ERA = re.compile(r"(?:公元|西元)前?\s?$")
@@ -225,7 +227,7 @@ def _route_list(m: re.Match[str]) -> str:
             continue
         letters, digits, suffix = route.groups()
         said = read_digits(digits) if len(digits) == 3 or letters else read_integer(int(digits))
-        out.append(f"{letters}{MARKS['number']}{said}{END}{suffix}")
+        out.append(letters + mark("number", said) + suffix)
     return "".join(out)
 
 
@@ -274,14 +276,13 @@ def _integer(m: re.Match[str]) -> str:
         following = " "
     if word_before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    near = m.string[max(0, m.start() - 4): m.start()]
-    if word_before in _OPERATORS or m.string.startswith(_COMPARED, m.end()) or _SECOND_TERM.search(near):
+    if word_before in _OPERATORS or m.string.startswith(_COMPARED, m.end()) or said_before(_SECOND_TERM, m):
         return read_integer(value)  # a sum's, a comparison's or a score's term: 10÷2啦, 雞翼x2啦, 2>1, 3:2贏 (二)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
-    if following == "年" and len(m.group(0)) >= 3 and _ERA.search(near) or \
+    if following == "年" and len(m.group(0)) >= 3 and said_before(_ERA, m) or \
             len(m.group(0)) in (2, 4) and m.string.startswith("回歸", m.end()):
         return read_digits(m.group(0))  # a year of the era (公元618年, 公元前221年), of the handover (1997回歸, 97回歸)
     if following in ("後", "折") and re.fullmatch(r"\d\d", m.group(0)):
@@ -429,7 +430,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # it is said
         (LazyPattern(r"((?:血壓|(?<![A-Za-z])BP)[\s:：係為]*)(\d{2,3})\s?/\s?(\d{2,3})(?![\d/])"),
          # (the first read here, so that BP's capitals do not make it a code; the second left for its unit, mmHg)
-         lambda m: f"{m.group(1)}{MARKS['number']}{read_integer(int(m.group(2)))}{END}，{m.group(3)}"),
+         lambda m: f"{m.group(1)}{mark('number', read_integer(int(m.group(2))))}，{m.group(3)}"),
         # a notice's number in its year (第10/2024號通告): the number, a pause, the year digit by digit; not a month
         (LazyPattern(r"(第\s?)(\d{1,4})\s?/\s?((?:19|20)\d\d)(?=\s?號)"),
          marked("number", lambda m: f"{read_integer(int(m.group(2)))}，{read_digits(m.group(3))}", keep_prefix=True)),
@@ -574,8 +575,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # 12/F -> 十二樓 (a floor in a Hong Kong address), 3rd -> 第三, 5km -> 五公里
         (LazyPattern(rf"{_NUMBER_START}(\d+)\s?/\s?F(?![A-Za-z])"), lambda m: f"{m.group(1)}樓"),
         (LazyPattern(rf"{_NUMBER_START}(\d+)(?:st|nd|rd|th)(?![A-Za-z])"),
-         lambda m: m.group(1) if m.string[max(0, m.start() - 3):m.start()].rstrip().endswith("第")
-         else f"第{m.group(1)}"),  # (第1st is 第一)
+         lambda m: m.group(1) if said_before(_AFTER_DI, m) else f"第{m.group(1)}"),  # (第1st is 第一)
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
         (LazyPattern(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
          lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
@@ -594,7 +594,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # digit, as a code's are (they read 一百二十三, 兩千零二十四)
         # (the capitals start it: 128GB/256GB is two sizes)
         (LazyPattern(r"((?<![\dA-Za-z])[A-Z]{1,6}/)(\d+(?:/\d+)*)(?!\d|[.,]\d)"),
-         marked("number", lambda m: read_digits(m.group(2)), keep_prefix=True)),
+         _digit_by_digit(2, keep_prefix=True)),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
         (LazyPattern(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
          _digits_written_apart),
