@@ -63,18 +63,41 @@ def said_before(pattern: re.Pattern[str], m: re.Match[str], reach: int = 24) -> 
 
 
 # Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4, a weekday: Sat 3/8 星期六, 禮拜三(11/12),
-# the eves 除夕 and 平安夜): there even 1/3 is not a third
-_DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|除夕|平安夜|聖誕|(?<![A-Za-z])(?i:date)"
+# the eves 除夕 and 平安夜, the holidays of a fixed date: 聖誕節係12/24, 情人節2/14): there even 1/3 is not a third
+_DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|除夕|平安夜|聖誕節?|情人節|元旦|萬聖節|(?<![A-Za-z])(?i:date)"
                           r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$")  # (a bracket: 禮拜三(11/12))
+
+
+# ... and those before a day and month written with a dot (平安夜12.24, 日期：24.12), which elsewhere is a decimal: the
+# words that name a date, not those that may come before a number too (於, 喺, 截止)
+_DOTTED_DATE_BEFORE = re.compile(r"(?:日期|除夕|平安夜|聖誕節?|情人節|元旦|萬聖節|(?<![A-Za-z])(?i:date)"
+                                 r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$")
+
+
+# ... or a holiday's name just after either (12.24平安夜, 12/24聖誕; 2.14情人節 is the day's name, 二一四: number_rules)
+_HOLIDAY_AFTER = re.compile(r"\s?(?:平安夜|聖誕|除夕|元旦|萬聖節)")
+
+
+def read_dotted_day_month(m: re.Match[str]) -> str:
+    """12.24 or 24.12 as a date (十二月二十四號) where a word that names a date comes just before it or a holiday
+    just after it, as ``read_bare_day_month`` reads 24/12; elsewhere left as written, a decimal."""
+    if said_before(_DOTTED_DATE_BEFORE, m) or _HOLIDAY_AFTER.match(m.string, m.end()):
+        return _day_month_pair(m, date_word=True)
+    return m.group(0)
 
 
 def read_bare_day_month(m: re.Match[str]) -> str:
     """A day/month with no year or weekday (5/3開會, 12/12, 5/3-8/3): a date where only a date makes sense, the day
     not before the month (a fraction of one or more is rare in prose), a zero written before a day or a month
-    (03/05: no fraction is written so) or a word for a date before it; a proper fraction with nothing around it
-    (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
+    (03/05: no fraction is written so) or a word for a date before it or a holiday after it; a proper fraction with
+    nothing around it (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
+    return _day_month_pair(m, said_before(_DATE_BEFORE, m) or bool(_HOLIDAY_AFTER.match(m.string, m.end())))
+
+
+def _day_month_pair(m: re.Match[str], date_word: bool) -> str:
+    """Groups 1-2 (and 3-4, a range's end) as day and month, or as month and day where only that is a date and
+    a range or ``date_word`` says it is one."""
     days = [(int(m.group(1)), int(m.group(2)))] + ([(int(m.group(3)), int(m.group(4)))] if m.group(3) else [])
-    date_word = said_before(_DATE_BEFORE, m)
     dated = all(is_date(_ANY_LEAP_YEAR, month, day) for day, month in days)
     if not dated and (m.group(3) or date_word):
         # no date day first, but one month first in a range or after a word for a date, as English writes it

@@ -236,11 +236,28 @@ def british_o(word: str, phones: list[str]) -> list[str]:
     return ["AO" + p[2:] if p.rstrip("012") == "AA" and not closed_by_pbm(i) else p for i, p in enumerate(phones)]
 
 
+def compound(word: str) -> tuple[str, str] | None:
+    """Two words CMUdict knows that a word it lacks is written as (Foodpanda, carpark, staycation: food panda, car
+    park), each of three letters or more and one of four (CMUdict's short words are often obscure: Bemail is no bem
+    ail); the most even cut, then the longer second part; None when there is none (letter-to-sound)."""
+    w = word.lower()
+    words = pronunciations()
+    cuts = [cut for cut in range(3, len(w) - 2) if max(cut, len(w) - cut) >= 4
+            and w[:cut] in words and w[cut:] in words]
+    if not cuts:
+        return None
+    best = max(cuts, key=lambda cut: (min(cut, len(w) - cut), -cut))
+    return w[:best], w[best:]
+
+
 def read_word(word: str) -> tuple[tuple[str, ...], str] | None:
     """Jyutping for an English word and where it came from ("english" dictionary or "letter-to-sound"); None
     when neither can say it (no vowel letter: spell it)."""
     phones = pronunciations().get(word.lower())
     if phones:
         return to_jyutping(british_o(word, phones.split())), "english"
+    if parts := compound(word):
+        return tuple(s for part in parts for s in to_jyutping(british_o(part, pronunciations().get(part).split()))), \
+            "english"
     guess = letter_to_sound(word)
     return (to_jyutping(british_o(word, guess)), "letter-to-sound") if guess else None

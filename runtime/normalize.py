@@ -153,6 +153,10 @@ def latin_token(token: str) -> list[Segment]:
             for p in pieces:  # runs of single capitals (the "IF" of IFCentre) stay together
                 if merged and len(p) == 1 and p.isupper() and merged[-1].isupper():
                     merged[-1] += p
+                elif merged and merged[-1].isupper() and len(p) > 2 and p.lower() not in pronunciations() \
+                        and p[1:] in pronunciations():
+                    merged[-1] += p[0]  # ... and the run's last capital where a lower-case word follows: HKTVmall
+                    merged.append(p[1:])
                 else:
                     merged.append(p)
             if len(merged) > 1:
@@ -327,10 +331,11 @@ _HUM = re.compile(r"(?<![A-Za-z0-9.@/_-])(?<![0-9] )(?:[Hh]m+|m{2,})(?![A-Za-z0-
 
 
 # ASCII emoticons, dropped as emoji are (:D, =], XD, T_T were read as letters or 等於): eyes, an optional nose and a
-# mouth, not inside a word or a number (10:30, Q1:D, a=(b), http://); a letter for a mouth not before Han text either
+# mouth, not inside a word or a number (10:30, Q1:D, a=(b), http://); a letter for a mouth not before Han text either;
+# hearts, <3 or <3<3, at a text's end or before a space or an exclamation (x<3 and 溫度<3度 compare: 少於三)
 # (地址:D座 is block D)
 _EMOTICON = re.compile(r"(?<![A-Za-z0-9])(?:[:;=]-?(?:[)(\]\[|/\\]|[DPpOo](?![\u4e00-\u9fff]))|[xX]D+|T[_.]T|"
-                       r"[>^=oO-]_[<^=oO-])(?![A-Za-z0-9])")
+                       r"[>^=oO-]_[<^=oO-]|(?:<3+)+(?=\s|$|[!！~～]))(?![A-Za-z0-9])")
 
 
 # A list's marker in brackets where an item starts, as notices and forms write them ((1) 填妥表格, (ii) 持有, (a) 申請):
@@ -436,6 +441,9 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             reading = SYMBOL_READINGS[ch]
             if ch == "&" and text[i - 1:i].isupper() and text[i + 1:i + 2].isupper():
                 reading = "and"  # between capitals, the English and of S&P, R&D, M&A (同 between words)
+            elif ch == "+" and re.search(r"[A-Za-z]\+*$", text[max(0, i - 8):i]) and \
+                    not (text[i + 1:i + 2].isascii() and text[i + 1:i + 2].isalnum() or text[i + 1:i + 2] in MARK_KIND):
+                reading = "plus"  # a name's or a grade's plus, said in English: Disney+, C++, A+ (A+B is 加)
             if reading.isascii():  # @ is said as the English word (et1), as in an email address
                 flush()
                 segments.extend(latin_token(reading))

@@ -67,6 +67,7 @@ from .dates import (
     read_bare_day_month,
     read_date,
     read_day_month,
+    read_dotted_day_month,
     read_english_date,
     read_minutes_seconds,
     read_time,
@@ -111,6 +112,16 @@ _AFTER_DI = re.compile(r"第\s*$")
 # The era a year's number of three or four digits follows, said digit by digit (公元前221年: 公元前二二一年; 公元前44年
 # is 四十四年)
 _ERA = re.compile(r"(?:公元|西元)前?\s?$")
+# What names an edition by its year (奧運2024, TVB台慶2024, Expo 2025, 2024施政報告): a year's four digits just
+# after these or an English word for an edition and a space (not a name's or a count's: Chan 2026, Total 2000), or
+# just before the second list, are said digit by digit (二零二四)
+_TITLED_YEAR_BEFORE = re.compile(
+    r"(?:台慶|奧運|亞運|冬奧|殘奧|世界盃|世界杯|歐國盃|歐洲盃|亞洲盃|書展|博覽|展覽|博覽會|演唱會|音樂節|美食節|"
+    r"動漫節|電影節|藝術節|嘉年華|選舉|施政報告|預算案|頒獎典禮|頒獎禮|峰會|論壇"
+    r"|(?<![A-Za-z])(?i:expo|summer|winter|spring|autumn|fall|vision|class of|edition|season|tour|festival|fest|"
+    r"awards|conference|summit|olympics|cup|games|fair|week|collection|model year|version) )$")
+_TITLED_YEAR_AFTER = re.compile(r"\s?(?:施政報告|財政預算案|預算案|奧運|亞運|冬奧|世界盃|世界杯|書展|演唱會|台慶|"
+                                r"年度|年報|版|賽季|球季|季度|選舉|立法會選舉|區議會選舉)")
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 # ... and the second rank or generation (2線城市, 2線明星: 二線; 2代移民 二代), while 2代同堂 is 兩代
 _SECOND_NOT_TWO = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)"
@@ -282,6 +293,9 @@ def _integer(m: re.Match[str]) -> str:
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
+    if len(m.group(0)) == 4 and 1900 <= value < 2100 and (not following or following not in _COUNTED_PAIR) and (
+            said_before(_TITLED_YEAR_BEFORE, m) or _TITLED_YEAR_AFTER.match(m.string, m.end())):
+        return read_digits(m.group(0))  # an edition's year: 奧運2024, Expo 2025, 2024施政報告 (二零二四)
     if following == "年" and len(m.group(0)) >= 3 and said_before(_ERA, m) or \
             len(m.group(0)) in (2, 4) and m.string.startswith("回歸", m.end()):
         return read_digits(m.group(0))  # a year of the era (公元618年, 公元前221年), of the handover (1997回歸, 97回歸)
@@ -443,6 +457,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"((?:有效期|到期日?|屆滿|(?<![A-Za-z])(?i:exp(?:iry)?|valid thru))\.?[\s:：至]*)"
                     r"(0?[1-9]|1[0-2])/(\d\d)(?![\d/])"),
          marked("date", lambda m: read_year_month(m.group(3), m.group(2)), keep_prefix=True)),
+        # ... and a year's last two digits after an apostrophe ('24年, Summer '24, Class of ’97): 二四, not a
+        # count; not after a digit (5'10" is a height or a time) nor before a measure word ('24小時 is a quote's end)
+        (LazyPattern(r"(?<![\dA-Za-z'’‘])['’‘](\d\d)(?![\d'’′\"”]|[.,]\d)(?=\s?[年屆級]|\s|$|[，。、,.!?！？)）」』])"),
+         _digit_by_digit(1)),
         # ... and a year beside a quarter or a half (Q4 2024, 2024 Q4, H1 2024): digit by digit
         (LazyPattern(r"(?<=[QH][1-4] )(?:19|20)\d\d(?![\d%])|(?<![\dA-Za-z])(?:19|20)\d\d(?= ?[QH][1-4](?!\d))"),
          _digit_by_digit()),
@@ -454,6 +472,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"(?<![\d$第])(?<!\d[/.:])(\d{1,2})/(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})/(\d{1,2}))?(?![\d%]|[/.]\d)"
                     r"(?!\s?分)"),
          marked("date", read_bare_day_month)),
+        # ... and written with dots after a word that names a date (平安夜12.24, 日期：24.12-26.12), elsewhere a decimal
+        (LazyPattern(r"(?<![\d$第])(?<!\d[/.:])(\d{1,2})\.(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})\.(\d{1,2}))?"
+                    r"(?![\d%]|[/.]\d)"), marked("date", read_dotted_day_month)),
         # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
         (LazyPattern(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
                     r"[a-z]*\.?)\s?[）)]"),
@@ -539,6 +560,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # ... and a model or an index named by its number (波音747, 747客機, 日經225): 七四七, 二二五, as they are said
         (LazyPattern(r"(?<=波音|日經)\s?\d{3}(?!\d|[.,]\d)|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
          _digit_by_digit()),
+        # ... and a product's or a plane's version after its name (Windows 95, Office 365, Office 2021, Xbox 360,
+        # Boeing 747): 九五, 三六五, 二零二一, as they are said; below 20 it is a number (Windows 10, 11: 十, 十一), and
+        # before what it counts a count (Office 20人)
+        (LazyPattern(r"((?<![A-Za-z])(?i:windows|office|xbox|boeing|airbus)\s?)([2-9]\d|\d{3}|(?:19|20)\d\d)"
+                    rf"(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"), _digit_by_digit(2, keep_prefix=True)),
         # ... and a day named by its date written month.day (10.1國慶, 5.1勞動節, 11.11優惠): 十一, 五一, 雙十一, as
         # the names are said, not 十點一; or its digits before a shopping festival (618購物節: 六一八)
         (LazyPattern(rf"(?<![\d第])(?<!\d[.,])(1[0-2]|[1-9])\.([1-9]|[12]\d|3[01])(?!\d|\.\d)(?=\s?(?:{_NAMED_DAY}))"),

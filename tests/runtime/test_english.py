@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from blocker import BLOCKER
 
-from cantoedge.runtime.english import letter_to_sound, pronunciations, read_word, to_jyutping
+from cantoedge.runtime.english import compound, letter_to_sound, pronunciations, read_word, to_jyutping
 from cantoedge.runtime.frontend import SOURCES, Frontend
 from cantoedge.runtime.jyutping import parse_syllable
 from cantoedge.runtime.normalize import normalize
@@ -72,6 +72,12 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     ("MyTV", [("My", "english"), ("T", "spelled"), ("V", "spelled")]),  # split where the case changes
     ("iOS", [("I", "spelled"), ("O", "spelled"), ("S", "spelled")]),  # capitals inside: not CMUdict's Greek island
     ("blorptastic", [("blorptastic", "letter-to-sound")]),
+    # capitals, then a word: the run's last capital is the acronym's where the rest is a word (HKTV mall)
+    ("HKTVmall", [("H", "spelled"), ("K", "spelled"), ("T", "spelled"), ("V", "spelled"), ("mall", "english")]),
+    ("IFCentre", [("I", "spelled"), ("F", "spelled"), ("Centre", "english")]),
+    # two words CMUdict knows, written as one (food panda, car park), not obscure short ones (Bemail)
+    ("Foodpanda", [("Foodpanda", "english")]), ("carpark", [("carpark", "english")]),
+    ("Bemail", [("Bemail", "letter-to-sound")]),
 ])
 def test_mixed_tokens_follow_their_rules(text, pieces):
     segments, _ = normalize(text)
@@ -93,6 +99,16 @@ def test_a_y_before_u_is_said_iu(word, reading):
     """cute, music, computer: the y between an onset and a u is kept as iu (it was dropped: kut1, mu1 sik2); a
     consonant before y u starts that syllable (YouTube was jut1 ju1); before another vowel y stays j (document)."""
     assert read_word(word) == (reading, "english")
+
+
+@pytest.mark.parametrize("word, parts", [("foodpanda", ("food", "panda")), ("carpark", ("car", "park")),
+                                         ("livestream", ("live", "stream")), ("staycation", ("stay", "cation")),
+                                         ("bemail", None), ("alipay", None), ("blorptastic", None)])
+def test_a_compound_cmudict_lacks_is_read_as_its_two_words(word, parts):
+    """The most even cut into two known words, each of three letters or more and one of four; none for others."""
+    assert compound(word) == parts
+    if parts:
+        assert read_word(word)[0] == tuple(s for p in parts for s in read_word(p)[0])
 
 
 def test_letter_to_sound_guesses_only_words_with_a_vowel():

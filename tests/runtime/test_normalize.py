@@ -311,6 +311,23 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("除夕12/31", "除夕十二月三十一號"), ("12/24-12/26", "十二月二十四號至十二月二十六號"), ("12/24", "十二二十四"),
     ("2024財年", "二零二四財年"), ("11/12", "十一十二"),
     ("DDR5-6000", "[D][D][R]五[<,>]六千"), ("i9-14900K", "[I]九一四九零零[K]"), ("5nm製程", "五納米製程"),
+    # a holiday's date, with a slash or a dot, after a word for the day or before the holiday; a dot elsewhere is a
+    # decimal, and a day named by its date keeps its name (2.14情人節)
+    ("聖誕節係12/24", "聖誕節係十二月二十四號"), ("情人節2/14", "情人節二月十四號"),
+    ("12/24聖誕", "十二月二十四號聖誕"), ("平安夜12.24", "平安夜十二月二十四號"),
+    ("12.24平安夜", "十二月二十四號平安夜"), ("日期：24.12", "日期[<,>]十二月二十四號"),
+    ("日期：24.12-26.12", "日期[<,>]十二月二十四號至十二月二十六號"), ("2.14情人節", "二一四情人節"),
+    ("利率喺3.5厘", "利率喺三點五厘"), ("截止3.5", "截止三點五"),
+    # an edition's year, before or after its name, and a year's last digits after an apostrophe
+    ("TVB台慶2024", "[T][V][B]台慶二零二四"), ("世界盃2026決賽", "世界盃二零二六決賽"),
+    ("2024施政報告", "二零二四施政報告"),
+    ("Expo 2025", "[Expo]二零二五"), ("Class of 2024", "[Class][of]二零二四"), ("有2024人", "有兩千零二十四人"),
+    ("奧運2000人", "奧運兩千人"), ("Total 2000", "[Total]兩千"), ("Jun Chan 2026", "[Jun][Chan]兩千零二十六"),
+    ("'24年", "二四年"), ("Summer '24", "[Summer]二四"), ("Class of ’97", "[Class][of]九七"),
+    ("‘好’24小時", "好二十四小時"), ("跑5'10\"", "跑五分十秒"),
+    # a product's or a plane's version after its name; a count after it is a count
+    ("Windows 95好舊", "[Windows]九五好舊"), ("Windows 10", "[Windows]十"), ("Office 365", "[Office]三六五"),
+    ("Xbox 360", "[Xbox]三六零"), ("Boeing 747", "[Boeing]七四七"), ("Office 20人", "[Office]二十人"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -363,6 +380,15 @@ def test_an_enclosed_number_is_a_list_marker_of_its_own(text, expected):
     ("S&P 500", "[S][and][P]五百"), ("R&D部門", "[R][and][D]部門"), ("你&我", "你同我"), ("A & B", "[A]同[B]")])
 def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected):
     """S&P and R&D are said with the English and; 同 in the middle of an acronym read as Cantonese inside English."""
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Disney+好多劇", "[Disney][plus]好多劇"), ("Apple TV+", "[Apple][T][V][plus]"), ("C++", "[C][plus][plus]"),
+    ("考到A+", "考到[A][plus]"), ("A+B", "[A]加[B]"), ("x+1", "[X]加一"), ("1+1=2", "一加一等於二"),
+    ("雞翼+薯條", "雞翼加薯條")])
+def test_a_plus_after_a_name_is_the_english_plus_and_between_terms_is_gaa1(text, expected):
+    """Disney+ and C++ are said plus, as the names are; a sum's + (x+1, A+B, 雞翼+薯條) stays 加."""
     assert han(text) == expected
 
 
@@ -487,7 +513,9 @@ def test_bullets_and_reference_marks_are_silent_and_an_arrow_is_a_pause():
 
 @pytest.mark.parametrize("text, expected", [
     ("好開心XD", "好開心"), (":) 多謝", "多謝"), ("好:P", "好"), ("=]", ""), ("T_T", ""), (">_<", ""), (":-(", ""),
-    ("地址:D座", "地址[<,>][D]座"), ("Q1:D", "[Q]一[<,>][D]"), ("x=(1+2)", "[X]等於一加二"), ("10:30", "十點半")])
+    ("地址:D座", "地址[<,>][D]座"), ("Q1:D", "[Q]一[<,>][D]"), ("x=(1+2)", "[X]等於一加二"), ("10:30", "十點半"),
+    ("我好愛你<3", "我好愛你"), ("愛你<3<3 你呢", "愛你你呢"), ("愛你<333!", "愛你[<!>]"), ("溫度<3度", "溫度少於三度"),
+    ("x<3", "[X]少於三")])
 def test_ascii_emoticons_are_dropped_as_emoji_are(text, expected):
     """:D, =] and XD were read as letters and 等於; a letter or a bracket after a colon in a word or a number stays."""
     assert han(text) == expected
