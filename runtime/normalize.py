@@ -347,8 +347,17 @@ _ROMAN_VALUES = {roman: value for value, roman in enumerate(
     "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split(), start=1)}
 
 
-# ... and a phase written in Roman capitals, as estates and malls name theirs (形點I期, 海怡半島II期): its number
-_ROMAN_PHASE = re.compile(r"(?<![A-Za-z])(I{1,3}|IV|VI{0,3}|IX|X)(?=\s?期)")
+# ... and a phase, a type or a level written in Roman capitals (形點I期, 海怡半島II期, II型糖尿病): its number
+_ROMAN_PHASE = re.compile(r"(?<![A-Za-z])(I{1,3}|IV|VI{0,3}|IX|X)(?=\s?(?:期|型|級))")
+# ... and a Roman numeral of two letters or more after a name, as English numbers its kings, wars, sequels and
+# stages (World War II, Henry VIII, Final Fantasy VII, Stage IV), or after Han text where it cannot be letters
+# (鑽石III, 黃金II; 打IV is an IV drip)
+_ROMAN_AFTER_NAME = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+ )(II|III|IV|VI|VII|VIII|IX|XI|XII|XIII|XIV|XV|XVI|XVII|"
+                               r"XVIII|XIX|XX)(?![A-Za-z])|(?<=[\u4e00-\u9fff])(II|III|VII|VIII)(?![A-Za-z])")
+
+
+def _roman_number(m: re.Match[str]) -> str:
+    return (m.group(1) or "") + str(_ROMAN_VALUES[(m.group(2) or m.group(3)).lower()])
 
 
 def _list_marker(m: re.Match[str]) -> str:
@@ -371,6 +380,15 @@ FLOORS = {"G": "地下", "UG": "高層地下", "LG": "低層地下", "M": "閣�
 _FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])(\s?[-–~～]\s?(?=\d))?")
 
 
+def _between_numbers(text: str, i: int) -> bool:
+    """Whether the space at ``i`` stands between two numbers the rules left apart (M3 13吋, 第3 4段): said
+    together they would be one number."""
+    before = text.rfind(MARKS["number"], 0, i)
+    after = i + 1 + len(text[i + 1:]) - len(text[i + 1:].lstrip(" "))
+    return text[i - 1:i] == END and before >= 0 and END not in text[before:i - 1] \
+        and text[after:after + 1] == MARKS["number"]
+
+
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
@@ -380,6 +398,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                    if ch not in MARK_KIND and ch != END)
     text = _LIST_MARKER.sub(_list_marker, text)
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
+    text = _ROMAN_AFTER_NAME.sub(_roman_number, text)
     text = _FORMAL_THREE.sub("叁", text)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _HUM.sub("嗯", text)
@@ -451,6 +470,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                 han.append(reading)
         elif ch == "/" and 0 < i < len(text) - 1 and is_han(text[i - 1]) and is_han(text[i + 1]):
             pause(PAUSE_COMMA)  # between words, a list's or a choice's (顏色：黑/白/灰, 男/女): it ran them together
+        elif ch == " " and _between_numbers(text, i):
+            pause(PAUSE_COMMA)  # M3 13吋: 三, 十三 (it ran them together, 三十三, as thirty-three is said)
         elif ch.isspace() or ch in SILENT_MARKS or _is_ignorable(ch):
             pass
         else:

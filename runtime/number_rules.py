@@ -122,6 +122,8 @@ _TITLED_YEAR_BEFORE = re.compile(
     r"awards|conference|summit|olympics|cup|games|fair|week|collection|model year|version) )$")
 _TITLED_YEAR_AFTER = re.compile(r"\s?(?:施政報告|財政預算案|預算案|奧運|亞運|冬奧|世界盃|世界杯|書展|演唱會|台慶|"
                                 r"年度|年報|版|賽季|球季|季度|選舉|立法會選舉|區議會選舉)")
+# What moves a level by a number (升咗2級, 連跳2級, 相差2級): there 2 counts the levels, 兩級
+_CHANGED_BY = re.compile(r"(?:升|跌|降|跳|提升|調高|調低|高|低|差|相差)(?:咗|左|了)?\s?$")
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 # ... and the second rank or generation (2線城市, 2線明星: 二線; 2代移民 二代), while 2代同堂 is 兩代
 _SECOND_NOT_TWO = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)"
@@ -308,6 +310,9 @@ def _integer(m: re.Match[str]) -> str:
         return "二"  # a name's number, not a count: Switch 2幾時出, Part 2係 (iPhone 2部 counts: 兩部)
     if value == 2 and following == "日" and word_before != "月" and _counts_days(m):
         return "兩"  # two days, not the second: 住2日, 2日後, 2日1夜 (3月2日後 is after the second)
+    if value == 2 and m.string[m.end():m.end() + 4].lstrip(" ").startswith(("級", "年級")) \
+            and not said_before(_CHANGED_BY, m):
+        return "二"  # a level or a school year: 5科2級, 2級風, 2年級 (二); moved by two, 升咗2級, is 兩級
     if value == 2 and _SECOND_NOT_TWO.match(m.string, m.end()):
         return "二"  # second-hand, second rank: 2手樓 is 二手樓, 2線城市 二線城市
     word = _ENGLISH_WORD_AFTER.match(m.string, m.end()) if value == 2 else None
@@ -588,9 +593,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"{_NUMBER_START}(\d{{3,5}})\.(?=HK(?![A-Za-z]))"),
          _digit_by_digit(1)),
         # a number that names an order, an account or a member, or a code to type (單號：123456789, 編號1234, 學號
-        # 20231234, 驗證碼：482913, PIN 1234, 尾數1234): digit by digit, as it is read out; four digits or more, and
-        # not what is counted or measured after it (戶口5000蚊, 編號1234 km), though a 號 may follow (信箱1234號)
-        (LazyPattern(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|信箱|"
+        # 20231234, 驗證碼：482913, PIN 1234, 尾數1234, 尾號1234, 末4位1234): digit by digit, as it is read out;
+        # four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km), though a 號 may
+        # follow (信箱1234號)
+        (LazyPattern(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|尾號|房號|信箱|"
+                    rf"(?:末|最後)\s?[四4]位|"
                     rf"(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
                     rf"(?<![A-Za-z])(?:(?i:order|ref|tracking|pin|otp|code|id|box)碼?|(?i:no)\.))[\s:：#係是為]*)"
                     rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_NOT_LABEL}])(?!\s?(?:{units})(?![A-Za-z]))"),
@@ -669,8 +676,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
         (LazyPattern(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), _digit_by_digit()),
-        # ... or after them and a space (CX 888, RTX 4090), unless what it counts follows (HSBC 1000股)
-        (LazyPattern(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,5}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"),
+        # ... or after them and a space (CX 888, RTX 4090), unless what it counts or a size's unit follows (HSBC
+        # 1000股, SSD 512GB, RAM 512MB: 五百一十二)
+        (LazyPattern(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,5}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"
+                    r"(?!\s?(?:[KMGTP]B|[kKMG]?Hz|mAh|Wh|W|mm|cm|ml|mL|kg)(?![A-Za-z]))"),
          _digit_by_digit()),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two
         # stay a number (5A, 12B室, 40M), as do units (100M, 500G, 3000W) and ordinals (第123A章)

@@ -40,7 +40,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("100蚊", "一百蚊"),
     ("+852 9123 4567", "八五二九一二三四五六七"), ("852-23456789", "八五二二三四五六七八九"),
     ("+86 138 0013 8000", "八六一三八零零一三八零零零"), ("+1 (415) 555-1234", "一四一五五五五一二三四"),
-    ("+44 20 7946 0958", "四四二零七九四六零九五八"), ("+5", "加五"), ("+1 2", "加一二"),
+    ("+44 20 7946 0958", "四四二零七九四六零九五八"), ("+5", "加五"), ("+1 2", "加一[<,>]二"),
     ("去7-11買嘢", "去[seven][eleven]買嘢"), ("7-Eleven", "[seven][eleven]"), ("7-11歲", "七至十一歲"),
     ("7-11點", "七至十一點"), ("第7-11題", "第七至十一題"), ("Chapter 7-11", "[Chapter]七至十一"),
     ("17-11", "十七至十一"),
@@ -251,7 +251,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a card's number in groups of four
     ("4111 1111 1111 1111", "四一一一一一一一一一一一一一一一"), ("1234-5678-9012", "一二三四五六七八九零一二"),
     # a model's name is no range (i7-13700H); a dash before a time's part of the day is (上午8:00-下午3:30)
-    ("i7-13700H", "[I]七一三七零零[H]"), ("上午8:00-下午3:30", "上午八點至下午三點半"),
+    ("i7-13700H", "[I]七[<,>]一三七零零[H]"), ("上午8:00-下午3:30", "上午八點至下午三點半"),
     ("8點-晚上10點", "八點至晚上十點"),
     # a day named by its date, as the name is said; a section's number stays a decimal
     # a month and its year, and a year beside a quarter or before a half
@@ -261,7 +261,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("BP 120/80", "[B][P]一百二十[<,>]八十"), ("BP 120/80mmHg", "[B][P]一百二十[<,>]八十毫米水銀柱"),
     ("2024-12", "二零二四年十二月"), ("2024/03", "二零二四年三月"),
     ("13/2024", "十三兩千零二十四"), ("2024-25", "二零二四至二五"), ("5/12/2024", "二零二四年十二月五號"),
-    ("Q4 2024", "[Q]四二零二四"), ("2024 Q4", "二零二四[Q]四"), ("2024上半年", "二零二四上半年"),
+    ("Q4 2024", "[Q]四[<,>]二零二四"), ("2024 Q4", "二零二四[Q]四"), ("2024上半年", "二零二四上半年"),
     ("2019冠狀病毒病", "二零一九冠狀病毒病"), ("10.1國慶", "十一國慶"), ("5.1勞動節", "五一勞動節"),
     ("11.11優惠", "雙十一優惠"), ("618購物節", "六一八購物節"), ("第3.5節", "第三點五節"),
     # a price for a number of things, not a fraction
@@ -292,7 +292,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # thousands set apart by spaces, as official text types them; a phone's and a card's groups stay digits
     ("約2 000人參加", "約兩千人參加"), ("共12 345宗", "共一萬二千三百四十五宗"), ("1 000 000人", "一百萬人"),
     ("$1 500", "一千五百蚊"), ("增加5 000%", "增加百分之五千"), ("電話2345 6789", "電話二三四五六七八九"),
-    ("Level2 345費", "[Level]二三百四十五費"),
+    ("Level2 345費", "[Level]二[<,>]三百四十五費"),
     # a notice's number in its year, and a file's reference, capitals and numbers joined by slashes
     ("第10/2024號通告", "第十[<,>]二零二四號通告"), ("有效期至12/2025", "有效期至二零二五年十二月"),
     ("編號︰ABC/123/2024", "編號[<,>][A][B][C]一二三二零二四"), ("G/F", "地下"),
@@ -310,7 +310,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("下個禮拜三(11/12)開會", "下個禮拜三十二月十一號開會"),
     ("除夕12/31", "除夕十二月三十一號"), ("12/24-12/26", "十二月二十四號至十二月二十六號"), ("12/24", "十二二十四"),
     ("2024財年", "二零二四財年"), ("11/12", "十一十二"),
-    ("DDR5-6000", "[D][D][R]五[<,>]六千"), ("i9-14900K", "[I]九一四九零零[K]"), ("5nm製程", "五納米製程"),
+    ("DDR5-6000", "[D][D][R]五[<,>]六千"), ("i9-14900K", "[I]九[<,>]一四九零零[K]"), ("5nm製程", "五納米製程"),
     # a holiday's date, with a slash or a dot, after a word for the day or before the holiday; a dot elsewhere is a
     # decimal, and a day named by its date keeps its name (2.14情人節)
     ("聖誕節係12/24", "聖誕節係十二月二十四號"), ("情人節2/14", "情人節二月十四號"),
@@ -328,6 +328,19 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a product's or a plane's version after its name; a count after it is a count
     ("Windows 95好舊", "[Windows]九五好舊"), ("Windows 10", "[Windows]十"), ("Office 365", "[Office]三六五"),
     ("Xbox 360", "[Xbox]三六零"), ("Boeing 747", "[Boeing]七四七"), ("Office 20人", "[Office]二十人"),
+    # two numbers a space apart are two, with a pause; a number's groups of three and a phone's of four are one
+    ("M3 13吋", "[M]三[<,>]十三吋"), ("RTX 4090 24GB", "[R][T][X]四零九零[<,>]二十四[G][B]"),
+    ("約2 000人", "約兩千人"), ("2345 6789", "二三四五六七八九"), ("3 個", "三個"),
+    # a size after capitals and a space is a number; a flight's or a card's digits after them stay digits
+    ("SSD 512GB", "[S][S][D]五百一十二[G][B]"), ("RAM 512MB", "[R][A][M]五百一十二[M][B]"), ("CX 888", "[C][X]八八八"),
+    # a level or a school year is 二 (5科2級, 2年級); moved by two levels, 兩
+    ("5科2級", "五科二級"), ("2級風", "二級風"), ("2年級", "二年級"), ("升咗2級", "升咗兩級"), ("連跳2級", "連跳兩級"),
+    # a card's last digits
+    ("信用卡尾號1234", "信用卡尾號一二三四"), ("卡號末4位1234", "卡號末四位一二三四"),
+    # Roman numerals after a name, after Han text and before 型 or 級; 打IV is an IV drip
+    ("World War II", "[World][War]二"), ("Final Fantasy VII", "[Final][Fantasy]七"), ("Henry VIII", "[Henry]八"),
+    ("Stage IV", "[Stage]四"), ("鑽石III", "鑽石三"), ("II型糖尿病", "二型糖尿病"), ("打IV", "打[I][V]"),
+    ("CIV", "[C][I][V]"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
