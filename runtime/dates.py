@@ -129,9 +129,13 @@ def read_minutes_seconds(m: re.Match[str]) -> str:
     if seconds < 12 and not hundredths and not said_before(_TIMING_BEFORE, m):
         return m.group(0)
     if not (seconds or hundredths):
-        return f"{read_integer(minutes)}分鐘"
-    said = f"{read_integer(minutes)}分{'零' if 0 < seconds < 10 else ''}{read_integer(seconds)}秒"
-    return said + (read_digits(hundredths) if hundredths else "")
+        return f"{read_count(minutes)}分鐘"
+    return minutes_and_seconds(minutes, seconds) + (read_digits(hundredths) if hundredths else "")
+
+
+def minutes_and_seconds(minutes: int, seconds: int) -> str:
+    """5, 8 -> 五分零八秒, 2, 8 -> 兩分零八秒: a race's or a timer's time, as it is said."""
+    return f"{read_count(minutes)}分{'零' if 0 < seconds < 10 else ''}{read_integer(seconds)}秒"
 
 
 def read_year_span(m: re.Match[str]) -> str:

@@ -42,9 +42,10 @@ def read_amount(number: str) -> str:
 
 def read_dollars(m: re.Match[str]) -> str:
     """$12.50 -> 十二蚊五毫 (蚊, 毫, 仙), HK$12.5 -> 十二點五港元, $0.375 -> 零點三七五蚊 (finer than a cent); a unit
-    written after the sign's amount is said once ($100蚊 -> 一百蚊, $100元 -> 一百元, HK$1,000元 -> 一千港元)."""
+    written after the sign's amount is said once ($100蚊 -> 一百蚊, $100元 -> 一百元, HK$1,000元 -> 一千港元,
+    $100,000美元 -> 十萬美元)."""
     prefix, whole, frac, unit = m.group(1), m.group(2).replace(",", ""), (m.group(3) or "")[1:], m.group(4)
-    if is_hk_dollars(prefix) or unit in ("元", "港元"):  # said as an amount, like every other currency: 兩港元
+    if is_hk_dollars(prefix) or unit not in (None, "蚊"):  # an amount, like every other currency: 兩港元, 十萬美元
         return read_amount(whole + "." + frac if frac else whole) + currency_word(prefix, unit)
     if len(frac) > 2:  # finer than a cent (a penny stock's $0.375): the decimal, then the unit
         return read_amount(whole + "." + frac) + "蚊"

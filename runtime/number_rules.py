@@ -64,6 +64,7 @@ from functools import cache
 from .dates import (
     MONTH,
     is_date,
+    minutes_and_seconds,
     read_bare_day_month,
     read_date,
     read_day_month,
@@ -112,6 +113,8 @@ _AFTER_DI = re.compile(r"第\s*$")
 # The era a year's number of three or four digits follows, said digit by digit (公元前221年: 公元前二二一年; 公元前44年
 # is 四十四年)
 _ERA = re.compile(r"(?:公元|西元)前?\s?$")
+# The currency words written after a sign's amount, said once and in place of 蚊 ($100元, $100,000美元, $500萬美元)
+_WRITTEN_CURRENCY = "港元|元|蚊|美元|美金|人民幣|日元|日圓|歐元|英鎊|加元|澳元|新台幣|台幣"
 # What names an edition by its year (奧運2024, TVB台慶2024, Expo 2025, 2024施政報告): a year's four digits just
 # after these or an English word for an edition and a space (not a name's or a count's: Chan 2026, Total 2000), or
 # just before the second list, are said digit by digit (二零二四)
@@ -159,6 +162,10 @@ _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成|波膽"  # not 全場
 # a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
 # 輸咗2-3場: a range); with a colon it stays a time (打到2:30)
 _SCORE_VERB = "(?:打|踢|贏|輸)(?:咗|左|到)"
+# ... and the results that say which side scored more (以15:11勝出, 以1:3落敗, 以2:2打和)
+_WON = "擊敗|險勝|大勝|小勝|反勝|勝出|戰勝|擊退|贏"
+_LOST = "落敗|不敵|敗|負|輸"
+_DRAWN = "打和|打平|戰和|逼和"
 _SCORE_AFTER = "擊敗|打和|打平|戰和|險勝|大勝|小勝|反勝|落敗|敗|勝|負|贏|輸|領先|落後|完場|收場|告終"
 
 
@@ -257,6 +264,16 @@ def _height(m: re.Match[str]) -> str:
 def _score(m: re.Match[str]) -> str:
     """Both numbers as counted, never 兩 (一比二, as 二比一)."""
     return f"{read_integer(int(m.group('a')))}比{read_integer(int(m.group('b')))}"
+
+
+def _result_score(m: re.Match[str]) -> str:
+    """以a:b before a result: a score where the result fits (won: a > b, lost: a < b, drawn: a = b); else a race's
+    time in minutes and seconds (以2:08勝出: 兩分零八秒), or left as written where b is no seconds."""
+    a, b, result = int(m.group("a")), int(m.group("b")), m.group("result")
+    fits = a > b if re.fullmatch(_WON, result) else a < b if re.fullmatch(_LOST, result) else a == b
+    if fits and not re.fullmatch(r"0\d+", m.group("b")):  # no score is padded (以10:05勝出 is a time)
+        return _score(m)
+    return minutes_and_seconds(a, b) if b < 60 else m.group(0)[len(m.group(1)):]
 
 
 def _estimate(m: re.Match[str]) -> str:
@@ -414,7 +431,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a range of sums with one currency: $2-3萬 -> 兩至三萬蚊, US$1-2億 -> 一至兩億美元
         (LazyPattern(rf"(?P<cur>(?i:HK)\$|港幣|{currencies}|\$)\s?(?P<a>{amount})\s?[-–~～至]\s?(?:(?P=cur)|\$)?\s?"
                     rf"(?P<b>{amount})(?!\d|\.\d)(?:\s?(?P<lat>{scale})(?![A-Za-z])|\s?(?P<han>{HAN_MULTIPLIERS}))?"
-                    r"(?P<unit>港元|元|蚊)?"), marked("number", read_range)),
+                    rf"(?P<unit>{_WRITTEN_CURRENCY})?"), marked("number", read_range)),
         # another currency's sign or code before the amount (US$100, £50, RMB100, USD 1.5M) or its code after it
         (LazyPattern(rf"(?<![A-Za-z])(?P<cur>{currencies})\s?(?P<num>{amount})"
                     rf"(?:\s?(?P<lat>{scale})(?![A-Za-z])|(?P<han>{HAN_MULTIPLIERS}))?(?!\d|\.\d)"),
@@ -427,11 +444,13 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
         # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)
         (LazyPattern(rf"(?P<cur>HK\$|港幣|\$)\s?(?P<num>{amount})\s?(?P<han>{HAN_MULTIPLIERS})"
-                    r"(?:(?<=[萬千])(?P<next>[1-9](?:(?<=萬\d)千|百)?)(?![\d.,萬千百]))?(?P<unit>港元|元|蚊)?", re.I),
+                    r"(?:(?<=[萬千])(?P<next>[1-9](?:(?<=萬\d)千|百)?)(?![\d.,萬千百]))?"
+                    rf"(?P<unit>{_WRITTEN_CURRENCY})?", re.I),
          marked("number", read_multiplied)),
         # ... and one sign before a number of 毫 ($5毫, 5 ho, fifty cents): 五毫, not 五蚊毫
         (LazyPattern(r"(?:HK)?\$\s?([1-9])\s?(?=毫)", re.I), marked("number", lambda m: read_count(int(m.group(1))))),
-        (LazyPattern(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)(?:\s?(港元|元|蚊))?", re.I),
+        (LazyPattern(r"(HK\$|港幣|\$)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)"
+                    rf"(?:\s?({_WRITTEN_CURRENCY}))?", re.I),
          marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月, $38/杯, $120/小時): the slash is 一 (一個 before 月),
         # as it is said
@@ -492,6 +511,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          marked("number", _score, keep_prefix=True)),
         (LazyPattern(rf"(?<!\d)(?<!\d[.:])(?P<a>\d{{1,3}})\s?[-–]\s?(?P<b>\d{{1,3}})(?!\d|[.:]\d)(?=\s?(?:{_SCORE_AFTER}))"),
          marked("number", _score)),
+        # ... and with a colon after 以 where the result after it fits the numbers (以15:11勝出, 以1:3落敗, 以2:2打和):
+        # the winner's score first; where they do not fit, a race's time (以2:08勝出, 以3:30勝出: 兩分零八秒)
+        (LazyPattern(r"(以\s?)(?P<a>\d{1,3})\s?[:：]\s?(?P<b>\d{1,3})(?!\d|[.:]\d)"
+                    rf"(?=\s?(?P<result>{_WON}|{_LOST}|{_DRAWN}))"), marked("number", _result_score, keep_prefix=True)),
         # Hong Kong's noon and midnight: 12nn, 12:00nn, 12noon -> 中午十二點; 12mn, 12 midnight -> 午夜十二點
         (LazyPattern(r"(?<!\d)(?<!\d:)(?<!\d\.)12(?:[:.]00)?\s?(nn|noon|mn|midnight)(?![A-Za-z])", re.I),
          marked("number", lambda m: ("中午" if m.group(1).lower() in ("nn", "noon") else "午夜") + "十二點")),
