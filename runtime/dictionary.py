@@ -12,6 +12,10 @@ from functools import cached_property, lru_cache
 from .datafiles import read_package_bytes
 
 DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, comma-separated (one line a word)
+# Words that a longer match must not end inside: ToJyutping's counts of strokes 一下 … 六下 (haa5) took the 下 of
+# the afternoon after a weekday or a count (星期三下午, 星期一至五下午, 一下午 read haa5 ng5; 下午 is haa6). Formal
+# text writes them daily; HKCanCor's conversations have none, so this is a stated rule, not one learnt from counts.
+KEPT_TOGETHER = frozenset({"下午", "下晝"})
 
 
 def parse_entries(text: str) -> dict[str, str]:
@@ -88,7 +92,8 @@ class SortedWords:
 
 
 class WordDictionary:
-    """Word -> per-character readings; ``readings(text)`` segments by greedy longest match, left to right."""
+    """Word -> per-character readings; ``readings(text)`` segments by greedy longest match, left to right (as
+    ToJyutping does, but for the words ``KEPT_TOGETHER``)."""
 
     def __init__(self, words: SortedWords, overlay: dict[str, str] | None = None):
         self.words = words
@@ -139,7 +144,7 @@ class WordDictionary:
             best, stop = None, i + 1
             for j in range(i + 1, min(n, i + longest) + 1):
                 found = entries.get(text[i:j])
-                if found:
+                if found and not (j - i > 1 and text[j - 1:j + 1] in KEPT_TOGETHER):
                     best, stop = found, j
             if best is None:
                 out.append((text[i], None, ""))

@@ -4,10 +4,17 @@ must segment and read exactly as ToJyutping does (plain, and with the lexicon la
 from importlib import resources
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cantoedge.runtime.dictionary import DICTIONARY_FILE, SortedWords, WordDictionary, base_dictionary, split_header
+from cantoedge.runtime.dictionary import (
+    DICTIONARY_FILE,
+    KEPT_TOGETHER,
+    SortedWords,
+    WordDictionary,
+    base_dictionary,
+    split_header,
+)
 from cantoedge.runtime.lexicon import load_lexicon, parse_lexicon
 
 ToJyutping = None
@@ -36,7 +43,17 @@ def test_held_out_hkcancor_text_reads_as_tojyutping_reads_it(clean_utterances):
 @settings(max_examples=300)
 @given(text=HAN)
 def test_any_han_text_reads_as_tojyutping_reads_it(text):
+    """... but for the words kept together (below)."""
+    assume(not any(word in text for word in KEPT_TOGETHER))
     assert base_dictionary().readings(text) == ToJyutping.get_jyutping_list(text)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("星期三下午", "sing1 kei4 saam1 haa6 ng5"), ("星期一至五下午", "sing1 kei4 jat1 zi3 ng5 haa6 ng5"),
+    ("一下午", "jat1 haa6 ng5"), ("六下晝", "luk6 haa6 zau3"), ("等一下", "dang2 jat1 haa5"), ("三下", "saam1 haa5")])
+def test_the_afternoon_is_not_split_by_a_count_of_strokes(text, said):
+    """ToJyutping's 三下 (haa5, three strokes) took the 下 of 星期三下午; alone it stays."""
+    assert " ".join(r for _, r in base_dictionary().readings(text)) == said
 
 
 @needs_tojyutping
