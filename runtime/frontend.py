@@ -164,11 +164,14 @@ class Frontend:
         """(character, syllable or None) for each character of a Han run, words matched in context."""
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
 
-    def explain_han(self, text: str, after_word: bool = False,
-                    before_word: bool = False) -> list[tuple[str, str | None, str, str]]:
+    def explain_han(self, text: str, after_word: bool = False, before_word: bool = False,
+                    rewritten: frozenset[int] = frozenset()) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
-        run follows an English word (check下); ``before_word``: Latin letters follow it (check下個email)."""
+        run follows an English word (check下); ``before_word``: Latin letters follow it (check下個email);
+        ``rewritten``: the places a number or a date rule wrote, other than numerals, which keep the dictionary's
+        reading (a rule wrote 年度 after a year: 度 dou6, where HKCanCor's 一年度, "about a year", taught 度 after 年
+        dou2)."""
         out = []
         for i, (ch, reading, word) in enumerate(self._dictionary.matches(text)):
             if reading is None or len(reading.split()) != 1:
@@ -181,7 +184,7 @@ class Frontend:
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by
             # rules learnt where 重 and 會 stand alone)
-            rule = self._context.decide(text, i) if len(word) == 1 else None
+            rule = self._context.decide(text, i) if len(word) == 1 and i not in rewritten else None
             if rule is not None and rule.reading != reading:
                 out.append((ch, rule.reading, "context", rule.describe()))
                 continue
@@ -193,7 +196,13 @@ class Frontend:
                     before_word: bool = False) -> list[tuple[str, str | None, str, str]]:
         """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
         三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source."""
-        pairs = self.explain_han("".join(seg.text for seg in run), after_word and not run[0].source, before_word)
+        starts = [0]
+        for seg in run:
+            starts.append(starts[-1] + len(seg.text))
+        text = "".join(seg.text for seg in run)
+        rewritten = frozenset(i for seg, start, end in zip(run, starts, starts[1:]) if seg.source
+                              for i in range(start, end) if text[i] not in NUMERAL_READINGS)  # 兩千零 leng4 stays
+        pairs = self.explain_han(text, after_word and not run[0].source, before_word, rewritten)
         out, start = [], 0
         for seg in run:
             # one reason for all of a segment's characters, its text cut short: built per character, a 20,000-digit

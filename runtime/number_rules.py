@@ -395,6 +395,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
                     r"(?P<num>\d+(?:\.\d+)?)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
          marked("number", _fraction, keep_prefix=True)),
         # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
+        # a year of account or of school, one or a span (2025年度, 2024/25年度): its 年度 read with it, so that 度 is
+        # dou6, not the dou2 of 一年度, "about a year", which the context rules learnt from HKCanCor
+        (LazyPattern(rf"{_NUMBER_START}(\d{{4}})(?:\s?[/\-–~～]\s?(\d{{4}}|\d{{2}}))?\s?年度"),
+         marked("date", lambda m: read_digits(m.group(1)) + (f"至{read_digits(m.group(2))}" if m.group(2) else "")
+                + "年度")),
         (LazyPattern(rf"{_NUMBER_START}(\d{{4}})\s?[/\-–~～]\s?(\d{{4}}|\d{{2}})(?=年)"),
          marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # ... and without 年, where the second year follows the first within ten and nothing counted follows

@@ -118,6 +118,15 @@ def test_numerals_in_a_number_are_said_as_in_any_number(frontend, text, reading)
     assert " ".join(frontend(text).jyutping) == reading
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("2025年度", "ji6 ling4 ji6 ng5 nin4 dou6"), ("2024/25年度", "ji6 ling4 ji6 sei3 zi3 ji6 ng5 nin4 dou6"),
+    ("一年度", "jat1 nin4 dou2")])
+def test_a_year_of_account_is_dou6_and_about_a_year_dou2(frontend, text, reading):
+    """What a number rule wrote keeps the dictionary's reading: HKCanCor's 一年度 ("about a year", dou2) taught
+    度 after 年 dou2, which read every 2024/25年度 so; after a count it stays."""
+    assert " ".join(frontend(text).jyutping) == reading
+
+
 @pytest.mark.slow  # reads HKCanCor (a few seconds)
 def test_a_digit_for_a_han_numeral_leaves_the_next_syllable_as_the_han_text_reads_it(frontend):
     """In every HKCanCor run where a lone Han numeral is swapped for its digit (三樓 -> 3樓; 2,041 places), the
