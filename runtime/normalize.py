@@ -380,6 +380,27 @@ FLOORS = {"G": "地下", "UG": "高層地下", "LG": "低層地下", "M": "閣�
 _FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])(\s?[-–~～]\s?(?=\d))?")
 
 
+_MARKED_RUN = re.compile(f"[{''.join(MARK_KIND)}][^{END}]*{END}")
+_WEEKDAY_ASIDE = re.compile(r"\s*(?:星期|禮拜|週|周)?[一二三四五六日天]\s*")
+
+
+def _bracket_pauses(text: str, i: int) -> bool:
+    """Whether the bracket at ``i`` sets an aside off from speech on its side: an aside of two Han characters or
+    more that no rule wrote (a weekday's, 2日（星期一）, aside), the opening bracket after something said, the
+    closing one before something more (not before punctuation, which pauses itself, nor at the end); a code's or a
+    formula's brackets stay silent (騰訊(0700), 第(a)段, x=(1+2))."""
+    if text[i] == "(":
+        end = text.find(")", i)
+        inside, spoken_before, more = text[i + 1:end if end > 0 else len(text)], text[:i].strip(), True
+    else:
+        start = text.rfind("(", 0, i)
+        inside, spoken_before = text[start + 1:i] if start >= 0 else "", True
+        rest = text[i + 1:].lstrip()
+        more = bool(rest) and rest[0] not in PUNCTUATION_PAUSES and rest[0] not in "()"
+    said = _MARKED_RUN.sub("", inside)
+    return bool(spoken_before) and more and sum(map(is_han, said)) >= 2 and not _WEEKDAY_ASIDE.fullmatch(said)
+
+
 def _between_numbers(text: str, i: int) -> bool:
     """Whether the space at ``i`` stands between two numbers the rules left apart (M3 13吋, 第3 4段): said
     together they would be one number."""
@@ -470,6 +491,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                 han.append(reading)
         elif ch == "/" and 0 < i < len(text) - 1 and is_han(text[i - 1]) and is_han(text[i + 1]):
             pause(PAUSE_COMMA)  # between words, a list's or a choice's (顏色：黑/白/灰, 男/女): it ran them together
+        elif ch in "()" and _bracket_pauses(text, i):
+            pause(PAUSE_COMMA)  # an aside: 每堂$350（90分鐘）, 4.8/5（2,345個評價） ran the numbers together
         elif ch == " " and _between_numbers(text, i):
             pause(PAUSE_COMMA)  # M3 13吋: 三, 十三 (it ran them together, 三十三, as thirty-three is said)
         elif ch.isspace() or ch in SILENT_MARKS or _is_ignorable(ch):

@@ -538,6 +538,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause), x, × or * between numbers is times (2x3,
         # 1920x1080, 3*4 -> 乘)
         (LazyPattern(r"(?<!\d)(?<!\d:)(\d+):(\d|\d{3,})(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
+        # a DSE result, four grades or more written together with a star among them, only a 5 has stars (5**5*5*544;
+        # not 1*2*3*4): each grade, a pause between (五星星、五星、五星、五、四、四; it read 五五乘五乘五百四十四)
+        (LazyPattern(r"(?<![\d*])(?<!\d\.)(?=[1-5*]*\*)(?:5\*{1,2}|[1-5](?!\*)){4,}(?![*\d])"),
+         marked("number", lambda m: "、".join(read_integer(int(g[0])) + "星" * (len(g) - 1)
+                                             for g in re.findall(r"[1-5]\**", m.group(0))))),
         (LazyPattern(rf"(?:(?<=\d)(?<!{_NUMBER_START}0)|(?<=[蚊元毫仙]\ue00f))\s?[x×*]\s?(?=\d)"),
          lambda m: "乘"),  # (0x1F is hex, not 0 times; a price just read may come first: $880 x 3晚)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
@@ -704,9 +709,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
         (LazyPattern(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), _digit_by_digit()),
-        # ... or after them and a space (CX 888, RTX 4090), unless what it counts or a size's unit follows (HSBC
-        # 1000股, SSD 512GB, RAM 512MB: 五百一十二)
-        (LazyPattern(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,5}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"
+        # ... or after them and a space or a dash (CX 888, RTX 4090, SKU-20241206), unless what it counts or a size's
+        # unit follows (HSBC 1000股, SSD 512GB, RAM 512MB: 五百一十二)
+        (LazyPattern(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"
                     r"(?!\s?(?:[KMGTP]B|[kKMG]?Hz|mAh|Wh|W|mm|cm|ml|mL|kg)(?![A-Za-z]))"),
          _digit_by_digit()),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two

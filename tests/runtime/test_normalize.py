@@ -223,7 +223,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a dash before an equals sign is minus; a plus after a round number is "and more"
     ("3-1=2", "三減一等於二"), ("10+年經驗", "十幾年經驗"), ("100+人", "一百幾人"), ("2+1", "二加一"),
     ("15+", "十五加"), ("10 + 5", "十加五"), ("1+10+", "一加十加"),
-    ("AQHI 10+（嚴重）", "[A][Q][H][I]十以上嚴重"), ("紫外線指數11+", "紫外線指數十一以上"),
+    ("AQHI 10+（嚴重）", "[A][Q][H][I]十以上[<,>]嚴重"), ("紫外線指數11+", "紫外線指數十一以上"),
     ("佢有20+，好多", "佢有二十幾[<,>]好多"),
     # a stock code in brackets after its name, or before .HK, digit by digit; any number with a leading zero too
     ("騰訊(0700)升", "騰訊零七零零升"), ("港交所 (388)", "港交所三八八"), ("0700.HK", "零七零零[H][K]"),
@@ -346,6 +346,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("跑2'08\"", "跑兩分零八秒"), ("跑2'00\"", "跑兩分鐘"),
     ("Stage IV", "[Stage]四"), ("鑽石III", "鑽石三"), ("II型糖尿病", "二型糖尿病"), ("打IV", "打[I][V]"),
     ("CIV", "[C][I][V]"),
+    # a DSE result written together, each grade; a product's stars stay times; a code after capitals and a dash
+    ("DSE 5**5*5*544", "[D][S][E]五星星[<,>]五星[<,>]五星[<,>]五[<,>]四[<,>]四"), ("1*2*3*4", "一乘二乘三乘四"),
+    ("SKU-20241206-A", "[S][K][U]二零二四一二零六[<,>][A]"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -398,6 +401,17 @@ def test_an_enclosed_number_is_a_list_marker_of_its_own(text, expected):
     ("S&P 500", "[S][and][P]五百"), ("R&D部門", "[R][and][D]部門"), ("你&我", "你同我"), ("A & B", "[A]同[B]")])
 def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected):
     """S&P and R&D are said with the English and; 同 in the middle of an acronym read as Cantonese inside English."""
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("補習每堂$350（90分鐘）", "補習每堂三百五十蚊[<,>]九十分鐘"),
+    ("評分4.8/5（2,345個評價）", "評分五分之四點八[<,>]兩千三百四十五個評價"), ("好(真係好)正", "好[<,>]真係好[<,>]正"),
+    ("旺角（先達廣場）至觀塘", "旺角[<,>]先達廣場[<,>]至觀塘"), ("報名費$100（不設退款）", "報名費一百蚊[<,>]不設退款"),
+    ("騰訊(0700)收報", "騰訊零七零零收報"), ("第(a)段", "第[A]段"), ("x=(1+2)", "[X]等於一加二"),
+    ("2日（星期一）", "二日星期一"), ("(笑)", "笑")])
+def test_an_aside_in_brackets_is_set_off_by_pauses(text, expected):
+    """每堂$350（90分鐘） ran two numbers together; a code's, a formula's or a weekday's brackets stay silent."""
     assert han(text) == expected
 
 
