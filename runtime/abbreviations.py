@@ -40,7 +40,8 @@ SUFFIXES = {"etc": "etcetera", "ltd": "limited", "co": "company", "inc": "incorp
 # chat shorthand: read as the word it stands for (thx -> thanks), or spelled, as it is said (omg -> O M G; CMUdict
 # reads fyi as "for your information", and letter-to-sound would make ig and omg one syllable each)
 SHORTHANDS = {"thx": "thanks", "thks": "thanks", "tks": "thanks", "plz": "please", "pls": "please", "msg": "message",
-              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces"}
+              "ppl": "people", "tmr": "tomorrow", "tmrw": "tomorrow", "bday": "birthday", "ur": "your", "pcs": "pieces",
+              "fwd": "forward", "cfm": "confirm", "sth": "something", "abt": "about"}
 SPELLED_SHORTHANDS = {"omg", "idk", "lol", "asap", "fyi", "imo", "ig", "btw", "tbh", "ootd", "jk", "gg", "np", "fb",
                       "yt", "dm", "oic", "irl", "otw"}
 SAINT, STREET = "saint", "street"  # St. before a name (St. Paul's) and after one (Queen St.)

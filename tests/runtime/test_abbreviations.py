@@ -50,6 +50,8 @@ def said(text: str) -> list[tuple[str, str]]:
     ("LV 3", [("L", "spelled"), ("V", "spelled"), ("三", "han")]),  # capitals are letters
     ("thx!", [("thx", "thanks"), ("<!>", "<!>")]),  # chat shorthand: its word; its punctuation still a pause
     ("plz等我", [("plz", "please"), ("等我", "han")]),
+    ("我fwd咗", [("我", "han"), ("fwd", "forward"), ("咗", "han")]),  # shorthand Hong Kong chat writes: spelled before
+    ("等我cfm先", [("等我", "han"), ("cfm", "confirm"), ("先", "han")]),
     ("omg", [("O", "spelled"), ("M", "spelled"), ("G", "spelled")]),  # letter-to-sound made it one syllable
     ("ig story", [("I", "spelled"), ("G", "spelled"), ("story", "english")]),
     ("oic", [("O", "spelled"), ("I", "spelled"), ("C", "spelled")]),  # "oh I see"; letter-to-sound read ok1
