@@ -161,6 +161,8 @@ def latin_token(token: str) -> list[Segment]:
                     merged.append(p)
             if len(merged) > 1:
                 return [seg for p in merged for seg in latin_token(p)]
+    if len(token) <= 3 and token.islower() and len(re.findall("[aeiou]", token)) <= 1 and token not in pronunciations():
+        return spelled(token.upper())  # an acronym typed in lower case (ifc, hku): short, one vowel, no word
     found = read_word(token)
     if found is None:
         return spelled(token)

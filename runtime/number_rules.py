@@ -598,6 +598,8 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # ... and a model or an index named by its number (波音747, 747客機, 日經225): 七四七, 二二五, as they are said
         (LazyPattern(r"(?<=波音|日經)\s?\d{3}(?!\d|[.,]\d)|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
          _digit_by_digit()),
+        # ... and a name's year before an English word (1881 Heritage, 1997 Club): 一八八一, as the name is said
+        (LazyPattern(r"(?<![\d$.,])(1[89]\d\d|20\d\d)(?= [A-Z][a-z]{2,})"), _digit_by_digit()),
         # ... and a product's or a plane's version after its name (Windows 95, Office 365, Office 2021, Xbox 360,
         # Boeing 747): 九五, 三六五, 二零二一, as they are said; below 20 it is a number (Windows 10, 11: 十, 十一), and
         # before what it counts a count (Office 20人)

@@ -78,6 +78,10 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     # two words CMUdict knows, written as one (food panda, car park), not obscure short ones (Bemail)
     ("Foodpanda", [("Foodpanda", "english")]), ("carpark", [("carpark", "english")]),
     ("Bemail", [("Bemail", "letter-to-sound")]),
+    # a short lower-case token CMUdict lacks, one vowel at most, is an acronym; in Title Case or with two vowels a word
+    ("ifc", [("I", "spelled"), ("F", "spelled"), ("C", "spelled")]),
+    ("hku", [("H", "spelled"), ("K", "spelled"), ("U", "spelled")]),
+    ("Fri", [("Fri", "letter-to-sound")]), ("hea", [("hea", "letter-to-sound")]),
 ])
 def test_mixed_tokens_follow_their_rules(text, pieces):
     segments, _ = normalize(text)
