@@ -17,6 +17,7 @@ def han(text: str) -> str:
     ("去MONG KOK", "去旺角"),                      # capitals, as on a sign
     ("我住Shatin，返工喺Kwun Tong", "我住沙田<,>返工喺觀塘"),
     ("Sai Wan Ho同Sai Wan", "西灣河同西環"),       # the longer name first
+    ("Block 3, Tai Koo Shing", "[Block]三<,>太古城"), ("Tai Koo", "太古"), ("Kowloon City", "九龍城"),
     ("Tsim  Sha\tTsui", "尖沙咀"),                 # any spacing between the words
     ("tai po", "[tai][po]"),                       # not written as a name: two words, as chat writes them
     ("Tai Po Market", "大埔[Market]"),
