@@ -74,6 +74,8 @@ _DOTTED_DATE_BEFORE = re.compile(r"(?:日期|除夕|平安夜|聖誕節?|情人�
                                  r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$")
 
 
+# ... and words after which n/m is never a date: an eye's acuity (視力6/6, 6/12: 六，六; 六，十二)
+_NOT_A_DATE_BEFORE = re.compile(r"視力[\s:：係為是]*$")
 # ... or a holiday's name just after either (12.24平安夜, 12/24聖誕; 2.14情人節 is the day's name, 二一四: number_rules)
 _HOLIDAY_AFTER = re.compile(r"\s?(?:平安夜|聖誕|除夕|元旦|萬聖節)")
 
@@ -91,6 +93,8 @@ def read_bare_day_month(m: re.Match[str]) -> str:
     not before the month (a fraction of one or more is rare in prose), a zero written before a day or a month
     (03/05: no fraction is written so) or a word for a date before it or a holiday after it; a proper fraction with
     nothing around it (1/3人口), 24/7 and what is no date (31/2) are left as written for the number rules."""
+    if said_before(_NOT_A_DATE_BEFORE, m):
+        return read_separated(m.group(0))
     return _day_month_pair(m, said_before(_DATE_BEFORE, m) or bool(_HOLIDAY_AFTER.match(m.string, m.end())))
 
 

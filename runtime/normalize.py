@@ -36,7 +36,7 @@ from .dates import WEEKDAY, read_weekday, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .marks import END, MARK_KIND, MARKS, is_han, marked
 from .number_rules import expand_numbers
-from .numbers import DIGITS
+from .numbers import DIGITS, read_integer
 from .places import place_names
 
 # Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
@@ -144,6 +144,8 @@ def latin_token(token: str) -> list[Segment]:
         return [seg for part in parts if part for seg in latin_token(part)]
     if len(token) == 1 or (token.isupper() and len(token) <= ACRONYM_MAX and not _capitals_word(token)):
         return spelled(token)
+    if re.fullmatch("[A-Z][a-z][A-Z]", token):
+        return spelled(token.upper())  # an acronym with its small word in lower case: IoT, PoC, QoS
     if not token.islower() and not token.istitle() and not token.isupper():
         # iPhone, PowerPoint: split where the case changes, unless CMUdict knows the word whole; two capitals
         # together are an acronym inside it (iOS, macOS: CMUdict's ios is the Greek island)
@@ -212,6 +214,10 @@ def _is_ignorable(ch: str) -> bool:
 
 # m² and m³ as English spells them out (NFKC would make them m2 and m3): 100m² -> 100 sq m -> 一百平方米
 _POWERS = re.compile(r"(?<=\d)\s?(km|m|cm|ft)([²³])")
+_PER_POWER = re.compile(r"(?<=[A-Za-zμµ]/)(km|m|cm)([²³])")  # μg/m³, kg/m²: after a unit, m3 as UNITS write it
+# ... and one alone (每m², $50/m²): 平方米, 立方米
+_UNIT_POWER = re.compile(r"(?<![A-Za-z])(km|m|cm|ft)([²³])(?![A-Za-z0-9])")
+_UNIT_POWER_WORDS = {"km": "公里", "m": "米", "cm": "厘米", "ft": "呎"}
 
 
 # Latin letters that no decomposition turns into ASCII ones
@@ -294,8 +300,17 @@ def numbers_as_digits(text: str) -> str:
 
 
 # The colons NFKC does not write as a colon: Hong Kong's official notices write 電話︰, 地址︰ with the vertical form's
-# two dots, which NFKC made "..", a full stop; the ratio sign 1∶1 was dropped
-_COLONS = str.maketrans({"︰": "：", "∶": ":"})
+# two dots, which NFKC made "..", a full stop; the ratio sign 1∶1 was dropped. And the signs it leaves alone that were
+# dropped too: the minus sign of typeset text (−5度), the root (√2: 根號二) and pi (π, said paai1 as in English)
+_COLONS = str.maketrans({"︰": "：", "∶": ":", "−": "-", "√": "根號", "π": " pi "})
+# A power written in superscript after a number or a letter (10⁸, x², 2ⁿ aside), units' squares and cubes apart (m²,
+# read first): 十嘅八次方, X 嘅二次方, as it is said; NFKC made 10⁸ one number, 108
+_SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_EXPONENT = re.compile(f"(?<=[0-9A-Za-z)])([{_SUPERSCRIPT_DIGITS}]+)")
+
+
+def _exponent(m: re.Match[str]) -> str:
+    return f"嘅{read_integer(int(''.join(str(_SUPERSCRIPT_DIGITS.index(c)) for c in m.group(1))))}次方"
 
 
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
@@ -415,6 +430,9 @@ def _between_numbers(text: str, i: int) -> bool:
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
+    text = _PER_POWER.sub(lambda m: m.group(1) + ("2" if m.group(2) == "²" else "3"), text)
+    text = _UNIT_POWER.sub(lambda m: ("平方" if m.group(2) == "²" else "立方") + _UNIT_POWER_WORDS[m.group(1)], text)
+    text = _EXPONENT.sub(_exponent, text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text

@@ -139,7 +139,7 @@ _DAYS_SPAN_BEFORE = ("住", "隔離", "最近", "連續", "一連", "每", "過�
                      "歷時", "咗", "左", "多", "再", "有", "得", "要", "做")
 
 # What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
-_FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的"
+_FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的秒"
 # A slash right after a sum just rewritten ($50/位, $29.9/2件: the sum's currency word and the mark that ends it)
 _PRICE_SLASH = r"(?<=[蚊元毫仙]\ue00f)\s?/\s?"
 # Where a number starts: not right after a digit, nor after a decimal point (the 5 of 3.5 starts none)
@@ -306,8 +306,9 @@ def _integer(m: re.Match[str]) -> str:
         following = " "
     if word_before == "第":
         return read_integer(value)  # an ordinal: 第2次 is 第二次, never 第兩次
-    if word_before in _OPERATORS or m.string.startswith(_COMPARED, m.end()) or said_before(_SECOND_TERM, m):
-        return read_integer(value)  # a sum's, a comparison's or a score's term: 10÷2啦, 雞翼x2啦, 2>1, 3:2贏 (二)
+    if word_before in _OPERATORS or m.string.startswith(_COMPARED, m.end()) or said_before(_SECOND_TERM, m) \
+            or m.string.endswith("根號", 0, m.start()):
+        return read_integer(value)  # a sum's, a comparison's, a score's or a root's term: 10÷2啦, 2>1, 3:2贏, √2 (二)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
@@ -345,7 +346,8 @@ UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "
          "g": "克", "L": "公升", "ft": "呎", "sqft": "平方呎", "sq. ft.": "平方呎", "min": "分鐘", "mins": "分鐘",
          "sec": "秒", "secs": "秒", "h": "小時", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
          "mmHg": "毫米水銀柱", "kcal": "千卡", "kJ": "千焦", "mmol/L": "毫摩爾每公升", "mg/dL": "毫克每分升",
-         "kg/m2": "公斤每平方米", "nm": "納米",
+         "kg/m2": "公斤每平方米", "nm": "納米", "m/s": "米每秒", "kWh": "千瓦時",
+         "μg/m3": "微克每立方米", "μg": "微克", "μm": "微米",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
@@ -459,7 +461,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          marked("number", read_dollars)),
         # a price per something ($50/位, HK$100/晚, $8,000/月, $38/杯, $120/小時): the slash is 一 (一個 before 月),
         # as it is said
-        (LazyPattern(rf"{_PRICE_SLASH}(?=[位人個張次晚程月年日天份件杯碗隻磅斤條盒包支樽罐粒塊對雙本部堂節課套呎]|小時|分鐘)"),
+        (LazyPattern(rf"{_PRICE_SLASH}(?=[位人個張次晚程月年日天份件杯碗隻磅斤條盒包支樽罐粒塊對雙本部堂節課套呎]|小時|分鐘|平方|立方)"),
          lambda m: "一個" if m.string[m.end():m.end() + 1] == "月" else "一"),
         (LazyPattern(rf"{_PRICE_SLASH}({units})(?![A-Za-z])"), lambda m: "一" + UNITS[m.group(1)]),
         # ... and a price for a number of them ($29.9/2件, $100/3個): the slash unsaid, 二十九蚊九毫兩件
