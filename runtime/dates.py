@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .numbers import read_count, read_digits, read_integer, read_separated
+from .rule_gates import LazyPattern
 
 # English month and weekday names in a date (5 Dec 2026, Dec 5, 2026, 5 December (Sat)), and the patterns that
 # find them, capitalised or in capitals (a lower-case may is a word)
@@ -70,14 +71,14 @@ _DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|除夕|平安夜|聖誕節?
 
 # ... and those before a day and month written with a dot (平安夜12.24, 日期：24.12), which elsewhere is a decimal: the
 # words that name a date, not those that may come before a number too (於, 喺, 截止)
-_DOTTED_DATE_BEFORE = re.compile(r"(?:日期|除夕|平安夜|聖誕節?|情人節|元旦|萬聖節|(?<![A-Za-z])(?i:date)"
-                                 r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$")
+_DOTTED_DATE_BEFORE = LazyPattern(r"(?:日期|除夕|平安夜|聖誕節?|情人節|元旦|萬聖節|(?<![A-Za-z])(?i:date)"
+                                 r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$", gated=False)
 
 
 # ... and words after which n/m is never a date: an eye's acuity (視力6/6, 6/12: 六，六; 六，十二)
-_NOT_A_DATE_BEFORE = re.compile(r"視力[\s:：係為是]*$")
+_NOT_A_DATE_BEFORE = LazyPattern(r"視力[\s:：係為是]*$", gated=False)
 # ... or a holiday's name just after either (12.24平安夜, 12/24聖誕; 2.14情人節 is the day's name, 二一四: number_rules)
-_HOLIDAY_AFTER = re.compile(r"\s?(?:平安夜|聖誕|除夕|元旦|萬聖節)")
+_HOLIDAY_AFTER = LazyPattern(r"\s?(?:平安夜|聖誕|除夕|元旦|萬聖節)", gated=False)
 
 
 def read_dotted_day_month(m: re.Match[str]) -> str:

@@ -38,6 +38,7 @@ from .marks import END, MARK_KIND, MARKS, is_han, marked
 from .number_rules import expand_numbers
 from .numbers import DIGITS, read_integer
 from .places import place_names
+from .rule_gates import LazyPattern
 
 # Hong Kong letter names in Jyutping (the way letters are said in Cantonese speech).
 LETTER_READINGS: dict[str, tuple[str, ...]] = {
@@ -214,9 +215,10 @@ def _is_ignorable(ch: str) -> bool:
 
 # m² and m³ as English spells them out (NFKC would make them m2 and m3): 100m² -> 100 sq m -> 一百平方米
 _POWERS = re.compile(r"(?<=\d)\s?(km|m|cm|ft)([²³])")
-_PER_POWER = re.compile(r"(?<=[A-Za-zμµ]/)(km|m|cm)([²³])")  # μg/m³, kg/m²: after a unit, m3 as UNITS write it
+# ... after a unit and a slash (μg/m³, kg/m²): m3, as UNITS write it
+_PER_POWER = LazyPattern(r"(?<=[A-Za-zμµ]/)(km|m|cm)([²³])", gated=False)
 # ... and one alone (每m², $50/m²): 平方米, 立方米
-_UNIT_POWER = re.compile(r"(?<![A-Za-z])(km|m|cm|ft)([²³])(?![A-Za-z0-9])")
+_UNIT_POWER = LazyPattern(r"(?<![A-Za-z])(km|m|cm|ft)([²³])(?![A-Za-z0-9])", gated=False)
 _UNIT_POWER_WORDS = {"km": "公里", "m": "米", "cm": "厘米", "ft": "呎"}
 
 
@@ -306,7 +308,7 @@ _COLONS = str.maketrans({"︰": "：", "∶": ":", "−": "-", "√": "根號", 
 # A power written in superscript after a number or a letter (10⁸, x², 2ⁿ aside), units' squares and cubes apart (m²,
 # read first): 十嘅八次方, X 嘅二次方, as it is said; NFKC made 10⁸ one number, 108
 _SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_EXPONENT = re.compile(f"(?<=[0-9A-Za-z)])([{_SUPERSCRIPT_DIGITS}]+)")
+_EXPONENT = LazyPattern(f"(?<=[0-9A-Za-z)])([{_SUPERSCRIPT_DIGITS}]+)", gated=False)
 
 
 def _exponent(m: re.Match[str]) -> str:
@@ -369,8 +371,9 @@ _ROMAN_PHASE = re.compile(r"(?<![A-Za-z])(I{1,3}|IV|VI{0,3}|IX|X)(?=\s?(?:期|�
 # ... and a Roman numeral of two letters or more after a name, as English numbers its kings, wars, sequels and
 # stages (World War II, Henry VIII, Final Fantasy VII, Stage IV), or after Han text where it cannot be letters
 # (鑽石III, 黃金II; 打IV is an IV drip)
-_ROMAN_AFTER_NAME = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+ )(II|III|IV|VI|VII|VIII|IX|XI|XII|XIII|XIV|XV|XVI|XVII|"
-                               r"XVIII|XIX|XX)(?![A-Za-z])|(?<=[\u4e00-\u9fff])(II|III|VII|VIII)(?![A-Za-z])")
+_ROMAN_AFTER_NAME = LazyPattern(r"(?<![A-Za-z])([A-Z][a-z]+ )(II|III|IV|VI|VII|VIII|IX|XI|XII|XIII|XIV|XV|XVI|"
+                                r"XVII|XVIII|XIX|XX)(?![A-Za-z])|(?<=[\u4e00-\u9fff])(II|III|VII|VIII)(?![A-Za-z])",
+                                gated=False)
 
 
 def _roman_number(m: re.Match[str]) -> str:
@@ -397,8 +400,8 @@ FLOORS = {"G": "地下", "UG": "高層地下", "LG": "低層地下", "M": "閣�
 _FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])(\s?[-–~～]\s?(?=\d))?")
 
 
-_MARKED_RUN = re.compile(f"[{''.join(MARK_KIND)}][^{END}]*{END}")
-_WEEKDAY_ASIDE = re.compile(r"\s*(?:星期|禮拜|週|周)?[一二三四五六日天]\s*")
+_MARKED_RUN = LazyPattern(f"[{''.join(MARK_KIND)}][^{END}]*{END}", gated=False)
+_WEEKDAY_ASIDE = LazyPattern(r"\s*(?:星期|禮拜|週|周)?[一二三四五六日天]\s*", gated=False)
 
 
 def _bracket_pauses(text: str, i: int) -> bool:
@@ -430,16 +433,19 @@ def _between_numbers(text: str, i: int) -> bool:
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
-    text = _PER_POWER.sub(lambda m: m.group(1) + ("2" if m.group(2) == "²" else "3"), text)
-    text = _UNIT_POWER.sub(lambda m: ("平方" if m.group(2) == "²" else "立方") + _UNIT_POWER_WORDS[m.group(1)], text)
-    text = _EXPONENT.sub(_exponent, text)
+    if any(ch in _SUPERSCRIPT_DIGITS for ch in text):  # (the patterns compile for the first text that needs them)
+        text = _PER_POWER.sub(lambda m: m.group(1) + ("2" if m.group(2) == "²" else "3"), text)
+        text = _UNIT_POWER.sub(lambda m: ("平方" if m.group(2) == "²" else "立方") + _UNIT_POWER_WORDS[m.group(1)],
+                               text)
+        text = _EXPONENT.sub(_exponent, text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
                    if ch not in MARK_KIND and ch != END)
     text = _LIST_MARKER.sub(_list_marker, text)
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
-    text = _ROMAN_AFTER_NAME.sub(_roman_number, text)
+    if "I" in text or "V" in text or "X" in text:
+        text = _ROMAN_AFTER_NAME.sub(_roman_number, text)
     text = _FORMAL_THREE.sub("叁", text)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _HUM.sub("嗯", text)

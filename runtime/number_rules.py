@@ -118,15 +118,15 @@ _WRITTEN_CURRENCY = "港元|元|蚊|美元|美金|人民幣|日元|日圓|歐元
 # What names an edition by its year (奧運2024, TVB台慶2024, Expo 2025, 2024施政報告): a year's four digits just
 # after these or an English word for an edition and a space (not a name's or a count's: Chan 2026, Total 2000), or
 # just before the second list, are said digit by digit (二零二四)
-_TITLED_YEAR_BEFORE = re.compile(
+_TITLED_YEAR_BEFORE = LazyPattern(
     r"(?:台慶|奧運|亞運|冬奧|殘奧|世界盃|世界杯|歐國盃|歐洲盃|亞洲盃|書展|博覽|展覽|博覽會|演唱會|音樂節|美食節|"
     r"動漫節|電影節|藝術節|嘉年華|選舉|施政報告|預算案|頒獎典禮|頒獎禮|峰會|論壇"
     r"|(?<![A-Za-z])(?i:expo|summer|winter|spring|autumn|fall|vision|class of|edition|season|tour|festival|fest|"
-    r"awards|conference|summit|olympics|cup|games|fair|week|collection|model year|version) )$")
-_TITLED_YEAR_AFTER = re.compile(r"\s?(?:施政報告|財政預算案|預算案|奧運|亞運|冬奧|世界盃|世界杯|書展|演唱會|台慶|"
-                                r"年度|年報|版|賽季|球季|季度|選舉|立法會選舉|區議會選舉)")
+    r"awards|conference|summit|olympics|cup|games|fair|week|collection|model year|version) )$", gated=False)
+_TITLED_YEAR_AFTER = LazyPattern(r"\s?(?:施政報告|財政預算案|預算案|奧運|亞運|冬奧|世界盃|世界杯|書展|演唱會|台慶|"
+                                r"年度|年報|版|賽季|球季|季度|選舉|立法會選舉|區議會選舉)", gated=False)
 # What moves a level by a number (升咗2級, 連跳2級, 相差2級): there 2 counts the levels, 兩級
-_CHANGED_BY = re.compile(r"(?:升|跌|降|跳|提升|調高|調低|高|低|差|相差)(?:咗|左|了)?\s?$")
+_CHANGED_BY = LazyPattern(r"(?:升|跌|降|跳|提升|調高|調低|高|低|差|相差)(?:咗|左|了)?\s?$", gated=False)
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手
 # ... and the second rank or generation (2線城市, 2線明星: 二線; 2代移民 二代), while 2代同堂 is 兩代
 _SECOND_NOT_TWO = re.compile(r"手(?:樓|車|貨|書|衫|物|店|機|嘢|屋|盤|市|價|交易|買賣|iPhone)"

@@ -36,10 +36,16 @@ class LazyPattern:
 
     __slots__ = ("pattern", "flags", "gate", "_compiled")
 
-    def __init__(self, pattern: str, flags: int = 0) -> None:
+    def __init__(self, pattern: str, flags: int = 0, gated: bool = True) -> None:
+        """``gated=False``: no gate is looked up (a pattern a rule's code consults, not a rule: the gates file is
+        read only when the first rule is made)."""
         self.pattern, self.flags = pattern, flags
-        self.gate: frozenset[str] | None = _gates().get(gate_key(pattern, flags))
+        self.gate: frozenset[str] | None = _gates().get(gate_key(pattern, flags)) if gated else None
         self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str):
+        """search, match, fullmatch …: the compiled pattern's."""
+        return getattr(self.compiled(), name)
 
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
