@@ -48,6 +48,14 @@ def test_an_ungated_pattern_always_runs_and_compiles_once():
     assert apply_rules([(pattern, r"<\1>")], "a1") == "a<1>"
 
 
+def test_a_pattern_a_rule_consults_compiles_on_first_use_and_searches_as_re_does():
+    """Patterns consulted by a rule's code (dates.said_before's) look up no gate and compile only when used."""
+    pattern = LazyPattern(r"視力[\s:：]*$", gated=False)
+    assert pattern.gate is None and pattern._compiled is None
+    assert pattern.search("佢視力：", 0, 4) and not pattern.search("佢視力好")
+    assert pattern._compiled is not None and pattern.fullmatch("視力") and pattern.pattern == r"視力[\s:：]*$"
+
+
 def test_a_first_sentence_compiles_only_the_rules_it_could_fire():
     """The start-up cost: compiling all of them was 30 ms; a fresh process reading one sentence compiles a few."""
     code = ("from cantoedge.runtime.number_rules import expand_numbers, number_rules\n"
