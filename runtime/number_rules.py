@@ -492,6 +492,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # count; not after a digit (5'10" is a height or a time) nor before a measure word ('24小時 is a quote's end)
         (LazyPattern(r"(?<![\dA-Za-z'’‘])['’‘](\d\d)(?![\d'’′\"”]|[.,]\d)(?=\s?[年屆級]|\s|$|[，。、,.!?！？)）」』])"),
          _digit_by_digit(1)),
+        # ... and a year's last two digits after a quarter or a half, or a financial year, as analysts write them
+        # (1Q25, 2H24, FY25): 一 Q 二五, F Y 二五, digit by digit as they are said (they read 二十五)
+        (LazyPattern(r"((?<![\dA-Za-z])(?:[1-4]Q|[12]H|FY)\s?)(\d\d)(?![\d%A-Za-z]|[.,/]\d)"),
+         _digit_by_digit(2, keep_prefix=True)),
         # ... and a year beside a quarter or a half (Q4 2024, 2024 Q4, H1 2024): digit by digit
         (LazyPattern(r"(?<=[QH][1-4] )(?:19|20)\d\d(?![\d%])|(?<![\dA-Za-z])(?:19|20)\d\d(?= ?[QH][1-4](?!\d))"),
          _digit_by_digit()),
