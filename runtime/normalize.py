@@ -401,14 +401,16 @@ _FLOOR = re.compile(r"(?<![A-Za-z])(UG|LG|G|M)/F(?![A-Za-z])(\s?[-–~～]\s?(?=
 
 
 _MARKED_RUN = LazyPattern(f"[{''.join(MARK_KIND)}][^{END}]*{END}", gated=False)
+_ENGLISH_ASIDE = LazyPattern(r"[A-Za-z]{2,} [A-Za-z]", gated=False)  # words, not a code: (Peter Chan), not (vx)
 _WEEKDAY_ASIDE = LazyPattern(r"\s*(?:星期|禮拜|週|周)?[一二三四五六日天]\s*", gated=False)
 
 
 def _bracket_pauses(text: str, i: int) -> bool:
     """Whether the bracket at ``i`` sets an aside off from speech on its side: an aside of two Han characters or
-    more that no rule wrote (a weekday's, 2日（星期一）, aside), the opening bracket after something said, the
-    closing one before something more (not before punctuation, which pauses itself, nor at the end); a code's or a
-    formula's brackets stay silent (騰訊(0700), 第(a)段, x=(1+2))."""
+    more that no rule wrote (a weekday's, 2日（星期一）, aside) or of English words ((Peter Chan)), the opening
+    bracket after something said, the closing one before something more (not before punctuation, which pauses
+    itself, nor at the end); a code's, a formula's or a word's brackets stay silent (騰訊(0700), 第(a)段, x=(1+2),
+    蘋果 (Apple))."""
     if text[i] == "(":
         end = text.find(")", i)
         inside, spoken_before, more = text[i + 1:end if end > 0 else len(text)], text[:i].strip(), True
@@ -418,7 +420,8 @@ def _bracket_pauses(text: str, i: int) -> bool:
         rest = text[i + 1:].lstrip()
         more = bool(rest) and rest[0] not in PUNCTUATION_PAUSES and rest[0] not in "()"
     said = _MARKED_RUN.sub("", inside)
-    return bool(spoken_before) and more and sum(map(is_han, said)) >= 2 and not _WEEKDAY_ASIDE.fullmatch(said)
+    aside = sum(map(is_han, said)) >= 2 and not _WEEKDAY_ASIDE.fullmatch(said) or bool(_ENGLISH_ASIDE.search(said))
+    return bool(spoken_before) and more and aside
 
 
 def _between_numbers(text: str, i: int) -> bool:
@@ -517,6 +520,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                 han.append(reading)
         elif ch == "/" and 0 < i < len(text) - 1 and is_han(text[i - 1]) and is_han(text[i + 1]):
             pause(PAUSE_COMMA)  # between words, a list's or a choice's (顏色：黑/白/灰, 男/女): it ran them together
+        elif ch == "】" and text[i + 1:].strip() or ch == "/" and text[i - 1:i] == " " == text[i + 1:i + 2]:
+            pause(PAUSE_COMMA)  # after a headline's tag (【快訊】港股) and at a slash set apart (Tel: … / Fax: …)
         elif ch in "()" and _bracket_pauses(text, i):
             pause(PAUSE_COMMA)  # an aside: 每堂$350（90分鐘）, 4.8/5（2,345個評價） ran the numbers together
         elif ch == " " and _between_numbers(text, i):

@@ -420,7 +420,9 @@ def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected
     ("評分4.8/5（2,345個評價）", "評分五分之四點八[<,>]兩千三百四十五個評價"), ("好(真係好)正", "好[<,>]真係好[<,>]正"),
     ("旺角（先達廣場）至觀塘", "旺角[<,>]先達廣場[<,>]至觀塘"), ("報名費$100（不設退款）", "報名費一百蚊[<,>]不設退款"),
     ("騰訊(0700)收報", "騰訊零七零零收報"), ("第(a)段", "第[A]段"), ("x=(1+2)", "[X]等於一加二"),
-    ("2日（星期一）", "二日星期一"), ("(笑)", "笑")])
+    ("2日（星期一）", "二日星期一"), ("(笑)", "笑"), ("陳大文 (Peter Chan) 表示", "陳大文[<,>][Peter][Chan][<,>]表示"),
+    ("蘋果 (Apple) 話", "蘋果[Apple]話"), ("【快訊】港股", "快訊[<,>]港股"), ("【完】", "完"),
+    ("Tel: 2345-6789 / Fax: 2345-6790", "[Tel][<,>]二三四五六七八九[<,>][Fax][<,>]二三四五六七九零")])
 def test_an_aside_in_brackets_is_set_off_by_pauses(text, expected):
     """每堂$350（90分鐘） ran two numbers together; a code's, a formula's or a weekday's brackets stay silent."""
     assert han(text) == expected
