@@ -99,6 +99,8 @@ def find_abbreviation(text: str, start: int, end: int, number_starts: str = "") 
     dot = end < len(text) and text[end] == "."
     following = _next_word(text, end + 1 if dot else end)
     before_name = following[:1].isupper()
+    if len(token) == 1 and token.isupper() and dot and before_name:
+        return Abbreviation(token + ".", "", token, end + 1, False)  # an initial: C. Ronaldo, J. K. Rowling
     if key == "st" and (dot or before_name):
         # the word just before, spaces between (好，Queen St. Central: Queen, not 好,Queen)
         previous = _PREVIOUS_WORD.search(text, max(0, start - 40), start)

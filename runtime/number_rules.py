@@ -120,7 +120,7 @@ _WRITTEN_CURRENCY = "港元|元|蚊|美元|美金|人民幣|日元|日圓|歐元
 # just before the second list, are said digit by digit (二零二四)
 _TITLED_YEAR_BEFORE = LazyPattern(
     r"(?:台慶|奧運|亞運|冬奧|殘奧|世界盃|世界杯|歐國盃|歐洲盃|亞洲盃|書展|博覽|展覽|博覽會|演唱會|音樂節|美食節|"
-    r"動漫節|電影節|藝術節|嘉年華|選舉|施政報告|預算案|頒獎典禮|頒獎禮|峰會|論壇"
+    r"動漫節|電影節|藝術節|嘉年華|選舉|施政報告|預算案|頒獎典禮|頒獎禮|峰會|論壇|馬拉松|公開賽|錦標賽|運動會|大獎賽"
     r"|(?<![A-Za-z])(?i:expo|summer|winter|spring|autumn|fall|vision|class of|edition|season|tour|festival|fest|"
     r"awards|conference|summit|olympics|cup|games|fair|week|collection|model year|version) )$", gated=False)
 _TITLED_YEAR_AFTER = LazyPattern(r"\s?(?:施政報告|財政預算案|預算案|奧運|亞運|冬奧|世界盃|世界杯|書展|演唱會|台慶|"

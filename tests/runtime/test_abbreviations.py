@@ -52,6 +52,8 @@ def said(text: str) -> list[tuple[str, str]]:
     ("plz等我", [("plz", "please"), ("等我", "han")]),
     ("我fwd咗", [("我", "han"), ("fwd", "forward"), ("咗", "han")]),  # shorthand Hong Kong chat writes: spelled before
     ("等我cfm先", [("等我", "han"), ("cfm", "confirm"), ("先", "han")]),
+    ("C. Ronaldo入波", [("C", "spelled"), ("Ronaldo", "english"), ("入波", "han")]),  # an initial: no full stop
+    ("我揀B. 你呢", [("我揀", "han"), ("B", "spelled"), ("<.>", "<.>"), ("你呢", "han")]),
     ("omg", [("O", "spelled"), ("M", "spelled"), ("G", "spelled")]),  # letter-to-sound made it one syllable
     ("ig story", [("I", "spelled"), ("G", "spelled"), ("story", "english")]),
     ("oic", [("O", "spelled"), ("I", "spelled"), ("C", "spelled")]),  # "oh I see"; letter-to-sound read ok1
