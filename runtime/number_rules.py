@@ -492,6 +492,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # count; not after a digit (5'10" is a height or a time) nor before a measure word ('24小時 is a quote's end)
         (LazyPattern(r"(?<![\dA-Za-z'’‘])['’‘](\d\d)(?![\d'’′\"”]|[.,]\d)(?=\s?[年屆級]|\s|$|[，。、,.!?！？)）」』])"),
          _digit_by_digit(1)),
+        # a time on the 24-hour clock as the disciplined services write it, four digits before 時 or hrs (2359時,
+        # 1800hrs, 1400時至1600時): digit by digit, as it is said (二三五九時; it read 兩千三百五十九時)
+        (LazyPattern(r"(?<![\d.,:])(?:[01]\d|2[0-3])[0-5]\d(?=\s?時)"), _digit_by_digit()),
+        (LazyPattern(r"((?<![\d.,:])(?:[01]\d|2[0-3])[0-5]\d)(\s?(?i:hrs?))(?![A-Za-z])"),
+         marked("number", lambda m: read_digits(m.group(1)) + "時")),
         # ... and a year's last two digits after a quarter or a half, or a financial year, as analysts write them
         # (1Q25, 2H24, FY25): 一 Q 二五, F Y 二五, digit by digit as they are said (they read 二十五)
         (LazyPattern(r"((?<![\dA-Za-z])(?:[1-4]Q|[12]H|FY)\s?)(\d\d)(?![\d%A-Za-z]|[.,/]\d)"),

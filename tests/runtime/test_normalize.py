@@ -359,6 +359,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("風速10m/s", "風速十米每秒"), ("用電量350kWh", "用電量三百五十千瓦時"), ("1/1000秒", "一千分之一秒"),
     # a year's two digits after a quarter, a half or FY, as analysts write them
     ("1Q25業績", "一[Q]二五業績"), ("2H24", "二[H]二四"), ("FY25", "[F][Y]二五"), ("1H2025", "一[H]二零二五"),
+    # a 24-hour time as the disciplined services write it; hours counted stay a count
+    ("2359時", "二三五九時"), ("1400時至1600時", "一四零零時至一六零零時"), ("1800hrs", "一八零零時"),
+    ("3hrs", "三小時"),
     # an eye's acuity is no date
     ("視力6/6", "視力六[<,>]六"), ("視力：6/12", "視力[<,>]六[<,>]十二"),
 ])
