@@ -389,8 +389,10 @@ def _list_marker(m: re.Match[str]) -> str:
     return f"{label}、"
 
 
-# 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1)
-_FORMAL_THREE = re.compile("參(?=[壹貳叁肆伍陸柒捌玖拾佰仟萬億圓元])|(?<=[壹貳叁肆伍陸柒捌玖拾佰仟零])參")
+# 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1):
+# before a place or a unit, or after a place or a zero; a digit is never written beside it there (陸 is also land:
+# 大陸參加 was read 叁加)
+_FORMAL_THREE = re.compile("參(?=[拾佰仟萬億圓元])|(?<=[拾佰仟萬億零])參")
 
 
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
