@@ -311,6 +311,10 @@ _SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _EXPONENT = LazyPattern(f"(?<=[0-9A-Za-z)])([{_SUPERSCRIPT_DIGITS}]+)", gated=False)
 
 
+# ... and one written with a caret (x ^ 2, 10^8): the same; it was dropped with a warning
+_CARET_POWER = LazyPattern(r"(?<=[0-9A-Za-z)])\s?\^\s?(\d{1,3})(?![\d.])", gated=False)
+
+
 def _exponent(m: re.Match[str]) -> str:
     return f"嘅{read_integer(int(''.join(str(_SUPERSCRIPT_DIGITS.index(c)) for c in m.group(1))))}次方"
 
@@ -443,6 +447,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
         text = _UNIT_POWER.sub(lambda m: ("平方" if m.group(2) == "²" else "立方") + _UNIT_POWER_WORDS[m.group(1)],
                                text)
         text = _EXPONENT.sub(_exponent, text)
+    if "^" in text:
+        text = _CARET_POWER.sub(lambda m: f"嘅{read_integer(int(m.group(1)))}次方", text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text

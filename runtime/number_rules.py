@@ -85,8 +85,8 @@ from .numbers import read_count, read_decimal, read_digits, read_integer, read_s
 from .rule_gates import LazyPattern, apply_rules
 
 # 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字); a type or a class,
-# 2型, 2等獎 (二型, 二等)
-_NO_TWO_BEFORE = set("月日號樓期比乘字型等")
+# 2型, 2等獎 (二型, 二等); the number itself before 嘅, 的 or 之 (2嘅平方, 2之後: 二, never 兩嘅)
+_NO_TWO_BEFORE = set("月日號樓期比乘字型等嘅的之")
 # ... and where a range ends before them (2-3月: 二至三月); not 日 nor 字, since 2-3日 is two or three days, 兩至三日
 _NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日", "字"}
 # Where a dash before a digit is a minus sign: at the start, after a space, an opening bracket or quote, a colon, a
@@ -156,6 +156,11 @@ _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before th
 # ... and these too, where a pair of numbers is a range of them, not a score, a phone number or a span of years
 # (打咗2-3個鐘, 贏咗2-3萬, 2000-2500人)
 _COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘股"
+# The end of a span of years written with 至 (2000至2005年)
+_YEARS_TO = re.compile(r"\s?[至到]\s?(?:19|20)\d\d\s?年")
+# ... and after 喺, 於 or 在 a year's four digits unless one of these follows (喺2000人之中, 喺2000呎: counts; 成 after
+# them is 成立, not tenths)
+_COUNTED_AFTER_IN = _COUNTED_PAIR.replace("成", "") + "呎尺吋里磅"
 _COUNTED_NOT_LABEL = _COUNTED_PAIR.replace("號", "")  # ... less 號, which may follow a label's number (信箱1234號)
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
 _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成|波膽"  # not 全場 (全場8-9折: storewide)
@@ -313,6 +318,11 @@ def _integer(m: re.Match[str]) -> str:
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
+    if len(m.group(0)) == 4 and 1900 <= value < 2100 and _YEARS_TO.match(m.string, m.end()):
+        return read_digits(m.group(0))  # the first of a span of years: 2000至2005年 (二零零零至二零零五年)
+    if len(m.group(0)) == 4 and 1900 <= value < 2100 and word_before and word_before in "喺於在" \
+            and (not following or following not in _COUNTED_AFTER_IN):
+        return read_digits(m.group(0))  # a year after a word for "in" (喺2017達致普選, 於1999成立): 二零一七
     if len(m.group(0)) == 4 and 1900 <= value < 2100 and (not following or following not in _COUNTED_PAIR) and (
             said_before(_TITLED_YEAR_BEFORE, m) or _TITLED_YEAR_AFTER.match(m.string, m.end())):
         return read_digits(m.group(0))  # an edition's year: 奧運2024, Expo 2025, 2024施政報告 (二零二四)
@@ -389,6 +399,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"{_NUMBER_START}(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
         (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
+        # ... and a proper fraction written with spaces around its slash (超過 1 / 3, 1 / 2): no date is written so
+        (LazyPattern(rf"{_FRACTION_START}(?P<num>\d{{1,3}}) / (?P<den>[1-9]\d{{0,2}})(?!\d|[./]\d)"),
+         marked("number", lambda m: _fraction(m) if int(m.group("num")) < int(m.group("den")) else m.group(0))),
         # ... and a rating or score out of a whole (9.5/10, 評分4/5, GPA 3.8/4.0): a decimal over a number cannot be a
         # date
         (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+\.\d+)/(?P<den>[1-9]\d*(?:\.\d+)?)(?!\d|[./]\d)"),
@@ -588,7 +601,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          _digit_by_digit(2, keep_prefix=True)),
         (LazyPattern(rf"((?:打|撥|致電|(?<![A-Za-z])(?i:call|dial))\s?)(999|112)(?!\d|[.,]\d)(?!\s?[下{_COUNTED_PAIR}])"),
          _digit_by_digit(2, keep_prefix=True)),
-        (LazyPattern(r"(?<!\d)(?<!\d[.,])999(?=\s?(?:報警|求救|求助|召喚|緊急))"), _digit_by_digit()),
+        (LazyPattern(r"(?<!\d)(?<!\d[.,])(?:999|911|112)(?=\s?(?:報警|求救|求助|召喚|緊急))"), _digit_by_digit()),
         # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
         # 兩三個, 3、4日 -> 三四日 (1、2、3 stays a list); a DSE grade 5** or 5* is 五星星, 五星 (not 3*4, a product)
         (LazyPattern(r"(?<!\d)(?<!\d[.、,，])(\d)、(\d)(?!\d|[.、]\d)(?=\s?[\u4e00-\u9fff])"),
@@ -603,9 +616,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # (a room's or a shop's: 1502室, 2088號舖; a range of them says its 至: 3501-3502室 三五零一至三五零二室)
         (LazyPattern(rf"{_NUMBER_START}(\d{{3,4}})(?:\s?[-–~至]\s?(\d{{3,4}}))?(?=\s?(?:室|號舖|號鋪|號店))"),
          marked("number", lambda m: read_digits(m.group(1)) + ("至" + read_digits(m.group(2)) if m.group(2) else ""))),
-        # an event or a disease named by its date's digits (911事件, 721事件, 2019冠狀病毒病): digit by digit, as the
-        # name is said
-        (LazyPattern(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病))"), _digit_by_digit(1)),
+        # an event or a disease named by its date's digits (911事件, 911恐襲, 911十周年, 721事件, 2019冠狀病毒病): digit
+        # by digit, as the name is said (成立100周年 is a count)
+        (LazyPattern(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病|恐襲|襲擊|[一二三四五六七八九十]+[周週]年))"),
+         _digit_by_digit(1)),
         # ... and a model or an index named by its number (波音747, 747客機, 日經225): 七四七, 二二五, as they are said
         (LazyPattern(r"(?<=波音|日經)\s?\d{3}(?!\d|[.,]\d)|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
          _digit_by_digit()),

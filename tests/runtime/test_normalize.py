@@ -362,6 +362,13 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a 24-hour time as the disciplined services write it; hours counted stay a count
     ("2359時", "二三五九時"), ("1400時至1600時", "一四零零時至一六零零時"), ("1800hrs", "一八零零時"),
     ("3hrs", "三小時"),
+    # a proper fraction with spaces around its slash, a caret's power, 2 before 嘅, an emergency number and an event
+    ("超過 1 / 3 需要", "超過三分之一需要"), ("3 / 2", "三[<,>]二"), ("x ^ 2", "[X]嘅二次方"), ("10^8", "十嘅八次方"),
+    ("2嘅平方", "二嘅平方"), ("打 911 報警", "打九一一報警"), ("911十周年", "九一一十周年"),
+    ("成立100周年", "成立一百周年"),
+    # a bare year after 喺, 於 or 在, and a span of years with 至; a count after them stays one
+    ("喺2017達致普選", "喺二零一七達致普選"), ("於1999成立", "於一九九九成立"), ("喺2000人之中", "喺兩千人之中"),
+    ("於2000至2005年", "於二零零零至二零零五年"), ("2000至2500人", "兩千至兩千五百人"),
     # an eye's acuity is no date
     ("視力6/6", "視力六[<,>]六"), ("視力：6/12", "視力[<,>]六[<,>]十二"),
 ])
