@@ -71,7 +71,7 @@ def _after_english_verb(text: str, before_word: bool) -> bool:
 
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
-           "spelled", "abbreviation", "interjection", "place")
+           "spelled", "abbreviation", "interjection", "place", "jyutping")
 
 
 @dataclass(frozen=True)
@@ -246,7 +246,8 @@ class Frontend:
                         "letter-to-sound": f"English word {seg.text!r} (not in CMUdict: letter-to-sound guess)",
                         "spelled": f"letter {seg.text} spelled",
                         "abbreviation": f"abbreviation {seg.text!r} read as {seg.word!r}",
-                        "interjection": f"laughter {seg.text!r}"}.get(seg.source, seg.source)
+                        "interjection": f"laughter {seg.text!r}",
+                        "jyutping": f"Jyutping {seg.text!r} written in the text"}.get(seg.source, seg.source)
                 pairs = [(seg.text, j, seg.source, rule) for j in seg.jyutping]
             for grapheme, reading, source, reason in pairs:
                 try:

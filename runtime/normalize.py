@@ -68,7 +68,7 @@ SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度"
 class Segment:
     """One piece of normalised text: Han characters, a fixed reading, or a pause; ``source`` says where its
     reading comes from when normalisation decided it (number, date, particle, english, letter-to-sound, spelled,
-    abbreviation, interjection, place)."""
+    abbreviation, interjection, place, jyutping)."""
 
     kind: str  # "han" | "reading" | "pause"
     text: str
@@ -430,6 +430,45 @@ def _bracket_pauses(text: str, i: int) -> bool:
     return bool(spoken_before) and more and aside
 
 
+# Jyutping written in the text for a word with no character (好tei1si2啦, ik1, kwaai4仔, as Cantonese writing on the
+# web does): lower-case syllables each with its tone digit, every one a Jyutping syllable, read as written. One
+# syllable needs two letters or more and is not a word's short form (a4紙, ep1, no1 are a paper, an episode and
+# number one); the rules after would read its digits as numbers, so each is set aside behind a private-use
+# character of its own (from U+E010, 96 a text) until the segments are made.
+_INLINE_JYUTPING = LazyPattern(r"(?<![A-Za-z0-9])(?:[a-z]+[1-6])+(?![A-Za-z0-9])", gated=False)
+_NOT_JYUTPING = frozenset({"no", "ep"})
+_JYUTPING_PLACE, _JYUTPING_PLACES = 0xE010, 96
+
+
+def _is_reserved(ch: str) -> bool:
+    """The private-use characters normalisation writes itself (marks and places for Jyutping): a user's are
+    dropped, with a warning, before it writes its own."""
+    return ch in MARK_KIND or ch == END or 0 <= ord(ch) - _JYUTPING_PLACE < _JYUTPING_PLACES
+
+
+def _set_aside_jyutping(text: str) -> tuple[str, list[tuple[str, tuple[str, ...]]]]:
+    """``text`` with each Jyutping word replaced by its place character, and the words with their syllables."""
+    from .jyutping import JyutpingError, parse_syllable
+
+    written: list[tuple[str, tuple[str, ...]]] = []
+    if not any(ch in "123456" for ch in text):
+        return text, written
+
+    def place(m: re.Match[str]) -> str:
+        syllables = tuple(re.findall("[a-z]+[1-6]", m.group(0)))
+        if len(written) >= _JYUTPING_PLACES or len(syllables) == 1 and (
+                len(m.group(0)) < 3 or m.group(0)[:-1] in _NOT_JYUTPING):
+            return m.group(0)
+        try:
+            said = tuple(str(parse_syllable(s)) for s in syllables)
+        except JyutpingError:
+            return m.group(0)
+        written.append((m.group(0), said))
+        return chr(_JYUTPING_PLACE + len(written) - 1)
+
+    return _INLINE_JYUTPING.sub(place, text), written
+
+
 def _between_numbers(text: str, i: int) -> bool:
     """Whether the space at ``i`` stands between two numbers the rules left apart (M3 13吋, 第3 4段): said
     together they would be one number."""
@@ -450,9 +489,9 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     if "^" in text:
         text = _CARET_POWER.sub(lambda m: f"嘅{read_integer(int(m.group(1)))}次方", text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
-    dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if ch in MARK_KIND or ch == END]
-    text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text
-                   if ch not in MARK_KIND and ch != END)
+    dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
+    text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))
+    text, written = _set_aside_jyutping(text)
     text = _LIST_MARKER.sub(_list_marker, text)
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
     if "I" in text or "V" in text or "X" in text:
@@ -490,6 +529,9 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
         if ch in MARK_KIND or ch == END:
             flush()
             source = MARK_KIND.get(ch, "")
+        elif 0 <= (k := ord(ch) - _JYUTPING_PLACE) < len(written):
+            flush()
+            segments.append(Segment("reading", written[k][0], written[k][1], "jyutping"))
         elif is_han(ch):
             han.append(ch)
         elif ch.isascii() and ch.isalpha():

@@ -26,8 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--explain", action="store_true",
                    help="per character (or English word): the syllable chosen, its source (lexicon, ToJyutping, "
                         "context, number, date, particle, english, letter-to-sound, spelled, abbreviation, "
-                        "interjection, place) and the word or rule behind it (for context: the neighbours and "
-                        "HKCanCor's count)")
+                        "interjection, place, jyutping) and the word or rule behind it (for context: the "
+                        "neighbours and HKCanCor's count)")
     p.add_argument("--strict", action="store_true", help="fail on characters without a reading instead of "
                                                          "skipping them with a warning")
     p.add_argument("--lexicon", type=existing_file,

@@ -427,6 +427,23 @@ def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("好tei1si2啦", [("好", "han", ()), ("tei1si2", "jyutping", ("tei1", "si2")), ("啦", "han", ())]),
+    ("ik1，重未download到", [("ik1", "jyutping", ("ik1",))]), ("kwaai4仔", [("kwaai4", "jyutping", ("kwaai4",))]),
+    ("a4紙", [("A", "spelled", ("ei1",))]), ("追到ep1", [("ep", "abbreviation", ("ep1", "paa4", "sot1"))]),
+    ("佢係no1", [("no", "english", ("nou1",))]), ("win10", [("win", "english", ("win1",))]),
+    ("\ue010好", [])])
+def test_jyutping_written_in_the_text_is_read_as_written(text, expected):
+    """The web writes words with no character in Jyutping; their tone digits were numbers (te1 ji2 一 si1 二). A
+    short form's digit stays a number, and a user's own private-use character, which marks Jyutping, is dropped."""
+    segments, dropped = normalize(text)
+    readings = [(s.text, s.source or "han", s.jyutping) for s in segments if s.kind != "pause"]
+    for piece in expected:
+        assert piece in readings
+    if text.startswith("\ue010"):
+        assert [d.char for d in dropped] == ["\ue010"] and readings == [("好", "han", ())]
+
+
+@pytest.mark.parametrize("text, expected", [
     ("補習每堂$350（90分鐘）", "補習每堂三百五十蚊[<,>]九十分鐘"),
     ("評分4.8/5（2,345個評價）", "評分五分之四點八[<,>]兩千三百四十五個評價"), ("好(真係好)正", "好[<,>]真係好[<,>]正"),
     ("旺角（先達廣場）至觀塘", "旺角[<,>]先達廣場[<,>]至觀塘"), ("報名費$100（不設退款）", "報名費一百蚊[<,>]不設退款"),
