@@ -304,7 +304,15 @@ def numbers_as_digits(text: str) -> str:
 # The colons NFKC does not write as a colon: Hong Kong's official notices write 電話︰, 地址︰ with the vertical form's
 # two dots, which NFKC made "..", a full stop; the ratio sign 1∶1 was dropped. And the signs it leaves alone that were
 # dropped too: the minus sign of typeset text (−5度), the root (√2: 根號二) and pi (π, said paai1 as in English)
-_COLONS = str.maketrans({"︰": "：", "∶": ":", "−": "-", "√": "根號", "π": " pi "})
+_COLONS = str.maketrans({"︰": "：", "∶": ":", "−": "-", "√": "根號"})
+# Greek letters, as science writes them beside Han text (σ, α粒子, β-胡蘿蔔素, π≈3.14), said by their English names,
+# as Hong Kong says them; one inside a word or a unit (μg, kΩ) is left to the number rules. They were dropped.
+GREEK_NAMES = dict(zip("αβγδεζηθικλμνξοπρστυφχψω",
+                       "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma "
+                       "tau upsilon phi chi psi omega".split()))
+GREEK_NAMES.update({"Δ": "delta", "Σ": "sigma", "Ω": "omega", "Φ": "phi", "Π": "pi", "Λ": "lambda", "Γ": "gamma",
+                    "Θ": "theta", "Ψ": "psi", "ς": "sigma"})
+_GREEK_LETTER = LazyPattern(f"(?<![A-Za-z])[{''.join(GREEK_NAMES)}](?![a-z])", gated=False)  # ΔT: delta T
 # A power written in superscript after a number or a letter (10⁸, x², 2ⁿ aside), units' squares and cubes apart (m²,
 # read first): 十嘅八次方, X 嘅二次方, as it is said; NFKC made 10⁸ one number, 108
 _SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
@@ -504,6 +512,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)] + ("至" if m.group(2) else ""), text)
     text = _WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text)
     text = expand_numbers(_WEEKDAY_SHORT.sub(marked("date", lambda m: read_weekday(m.group(1))), text))
+    if any(ch in GREEK_NAMES for ch in text):
+        text = _GREEK_LETTER.sub(lambda m: f" {GREEK_NAMES[m.group()]} ", text)
     segments: list[Segment] = []
     han: list[str] = []
     source = ""  # inside a rewritten number or date

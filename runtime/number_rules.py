@@ -357,7 +357,7 @@ UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "
          "sec": "秒", "secs": "秒", "h": "小時", "hr": "小時", "hrs": "小時", "mAh": "毫安", "hp": "匹馬力",
          "mmHg": "毫米水銀柱", "kcal": "千卡", "kJ": "千焦", "mmol/L": "毫摩爾每公升", "mg/dL": "毫克每分升",
          "kg/m2": "公斤每平方米", "nm": "納米", "m/s": "米每秒", "kWh": "千瓦時",
-         "μg/m3": "微克每立方米", "μg": "微克", "μm": "微米",
+         "μg/m3": "微克每立方米", "μg": "微克", "μm": "微米", "Ω": "歐姆", "kΩ": "千歐姆",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
@@ -459,7 +459,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
         # (not after a letter: Y2K is Y 二 K, a name, not two thousand)
-        (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z]){_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-z])"),
+        (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z]){_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-zΩ])"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
         # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)

@@ -354,6 +354,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("1881 Heritage", "一八八一[Heritage]"), ("有1500 People", "有一千五百[People]"),
     # signs NFKC leaves alone, powers in superscript, units per a square or cube, a fraction of a second
     ("−5度", "零下五度"), ("√2約等於1.414", "根號二約等於一點四一四"), ("π≈3.14", "[pi]約三點一四"),
+    ("數學符號σ", "數學符號[sigma]"), ("α粒子", "[alpha]粒子"), ("ΔT", "[delta][T]"), ("電阻10Ω", "電阻十歐姆"),
+    ("10kΩ", "十千歐姆"), ("月薪20k", "月薪兩萬"),
     ("光速3×10⁸", "光速三乘十嘅八次方"), ("x²+y²", "[X]嘅二次方加[Y]嘅二次方"), ("面積100m²", "面積一百平方米"),
     ("每m²", "每平方米"), ("$50/m²", "五十蚊一平方米"), ("PM2.5達75μg/m³", "[P][M]二點五達七十五微克每立方米"),
     ("風速10m/s", "風速十米每秒"), ("用電量350kWh", "用電量三百五十千瓦時"), ("1/1000秒", "一千分之一秒"),
