@@ -51,6 +51,7 @@ LETTER_READINGS: dict[str, tuple[str, ...]] = {
 
 PUNCTUATION_PAUSES: dict[str, str] = {
     **dict.fromkeys(",、;:，；：…—–-~～", PAUSE_COMMA),
+    **dict.fromkeys("⋯―", PAUSE_COMMA),  # the midline ellipsis and the horizontal bar (they were dropped)
     **dict.fromkeys("→⇒←⇐↔⇔", PAUSE_COMMA),  # an arrow between a notice's items (中環→尖沙咀; it was dropped)
     **dict.fromkeys(".。｡", PAUSE_STOP),
     **dict.fromkeys("?？", PAUSE_QUESTION),
@@ -303,8 +304,9 @@ def numbers_as_digits(text: str) -> str:
 
 # The colons NFKC does not write as a colon: Hong Kong's official notices write 電話︰, 地址︰ with the vertical form's
 # two dots, which NFKC made "..", a full stop; the ratio sign 1∶1 was dropped. And the signs it leaves alone that were
-# dropped too: the minus sign of typeset text (−5度), the root (√2: 根號二) and pi (π, said paai1 as in English)
-_COLONS = str.maketrans({"︰": "：", "∶": ":", "−": "-", "√": "根號"})
+# dropped too: the minus sign of typeset text (−5度), the root (√2: 根號二), the wave dash (10〜20: a range) and the
+# bopomofo ㄧ typed for 一 (由ㄧ啲機構)
+_COLONS = str.maketrans({"︰": "：", "∶": ":", "−": "-", "√": "根號", "〜": "～", "ㄧ": "一"})
 # Greek letters, as science writes them beside Han text (σ, α粒子, β-胡蘿蔔素, π≈3.14), said by their English names,
 # as Hong Kong says them; one inside a word or a unit (μg, kΩ) is left to the number rules. They were dropped.
 GREEK_NAMES = dict(zip("αβγδεζηθικλμνξοπρστυφχψω",
