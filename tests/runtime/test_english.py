@@ -83,6 +83,7 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     ("hku", [("H", "spelled"), ("K", "spelled"), ("U", "spelled")]),
     ("Fri", [("Fri", "letter-to-sound")]), ("hea", [("hea", "letter-to-sound")]),
     ("IoT", [("I", "spelled"), ("O", "spelled"), ("T", "spelled")]),  # an acronym's small word in lower case
+    ("Maths", [("Maths", "english")]), ("Mannings", [("Mannings", "english")]),  # a plural CMUdict lacks: its stem's
 ])
 def test_mixed_tokens_follow_their_rules(text, pieces):
     segments, _ = normalize(text)
