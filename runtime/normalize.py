@@ -315,10 +315,10 @@ GREEK_NAMES = dict(zip("αβγδεζηθικλμνξοπρστυφχψω",
 GREEK_NAMES.update({"Δ": "delta", "Σ": "sigma", "Ω": "omega", "Φ": "phi", "Π": "pi", "Λ": "lambda", "Γ": "gamma",
                     "Θ": "theta", "Ψ": "psi", "ς": "sigma"})
 _GREEK_LETTER = LazyPattern(f"(?<![A-Za-z])[{''.join(GREEK_NAMES)}](?![a-z])", gated=False)  # ΔT: delta T
-# A power written in superscript after a number or a letter (10⁸, x², 2ⁿ aside), units' squares and cubes apart (m²,
-# read first): 十嘅八次方, X 嘅二次方, as it is said; NFKC made 10⁸ one number, 108
+# A power written in superscript after a number or a single letter (10⁸, x²; not a romanisation's tone, Wong²), units'
+# squares and cubes apart (m², read first): 十嘅八次方, X 嘅二次方, as it is said; NFKC made 10⁸ one number, 108
 _SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_EXPONENT = LazyPattern(f"(?<=[0-9A-Za-z)])([{_SUPERSCRIPT_DIGITS}]+)", gated=False)
+_EXPONENT = LazyPattern(f"(?:(?<=[0-9)])|(?<![A-Za-z][A-Za-z])(?<=[A-Za-z]))([{_SUPERSCRIPT_DIGITS}]+)", gated=False)
 
 
 # ... and one written with a caret (x ^ 2, 10^8): the same; it was dropped with a warning
@@ -400,7 +400,7 @@ def _list_marker(m: re.Match[str]) -> str:
         label = str(_ROMAN_VALUES[label])
     elif not label.isdigit() and len(label) > 1:
         return m.group(0)  # letters that are no Roman numeral ((vx), (xxi) is beyond the list's)
-    return f"{label}、"
+    return f"、{label}、"  # a pause before it too, where text comes first: 橋樑： (1) 聖拉菲大橋 (2) 金門大橋
 
 
 # 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1):

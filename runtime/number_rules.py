@@ -163,7 +163,7 @@ _YEARS_TO = re.compile(r"\s?[至到]\s?(?:19|20)\d\d\s?年")
 _COUNTED_AFTER_IN = _COUNTED_PAIR.replace("成", "") + "呎尺吋里磅"
 _COUNTED_NOT_LABEL = _COUNTED_PAIR.replace("號", "")  # ... less 號, which may follow a label's number (信箱1234號)
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
-_SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成|波膽"  # not 全場 (全場8-9折: storewide)
+_SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成|波膽|大勝|險勝|小勝|完勝|慘敗|不敵"  # not 全場 (全場8-9折: storewide)
 # a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
 # 輸咗2-3場: a range); with a colon it stays a time (打到2:30)
 _SCORE_VERB = "(?:打|踢|贏|輸)(?:咗|左|到)"
@@ -459,7 +459,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
         # (not after a letter: Y2K is Y 二 K, a name, not two thousand)
-        (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z]){_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-zΩ])"),
+        # (not a route's letter: 九巴73K, 搭73K, 73K線)
+        (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z])(?<!九巴|城巴|新巴|龍運|嶼巴|巴士|小巴)(?<![搭坐])"
+                    rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-zΩ])(?!\s?(?:路線|線|綫))"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
         # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)

@@ -372,6 +372,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a bare year after 喺, 於 or 在, and a span of years with 至; a count after them stays one
     ("喺2017達致普選", "喺二零一七達致普選"), ("於1999成立", "於一九九九成立"), ("喺2000人之中", "喺兩千人之中"),
     ("於2000至2005年", "於二零零零至二零零五年"), ("2000至2500人", "兩千至兩千五百人"),
+    # a score after the win that names it; a route's K is no thousand; list markers after text pause on both sides
+    ("聯盟大勝7-0", "聯盟大勝七比零"), ("不敵1-3", "不敵一比三"), ("搭九巴73K路線", "搭九巴七十三[K]路線"),
+    ("73K線", "七十三[K]線"), ("月薪30K", "月薪三萬"),
+    ("橋樑： (1) 聖拉菲大橋 (2) 金門大橋", "橋樑[<,>]一[<,>]聖拉菲大橋[<,>]二[<,>]金門大橋"),
+    ("Wong² saa1", "[Wong]二[saa1]"),
     # an eye's acuity is no date
     ("視力6/6", "視力六[<,>]六"), ("視力：6/12", "視力[<,>]六[<,>]十二"),
 ])
