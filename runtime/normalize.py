@@ -403,6 +403,11 @@ def _list_marker(m: re.Match[str]) -> str:
     return f"、{label}、"  # a pause before it too, where text comes first: 橋樑： (1) 聖拉菲大橋 (2) 金門大橋
 
 
+# A weekday written in Han just before a number (星期一至五18:00, 星期五3點): a pause between, or the two run into one
+# number (星期一至五十八點, 星期五三點 heard as the fifty-third)
+_WEEKDAY_BEFORE_NUMBER = re.compile("((?:星期|禮拜|週|周)[一二三四五六日天](?:至[一二三四五六日天])?)(?=[0-9])")
+
+
 # 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1):
 # before a place or a unit, or after a place or a zero; a digit is never written beside it there (陸 is also land:
 # 大陸參加 was read 叁加)
@@ -440,12 +445,12 @@ def _bracket_pauses(text: str, i: int) -> bool:
     return bool(spoken_before) and more and aside
 
 
-# Jyutping written in the text for a word with no character (好tei1si2啦, ik1, kwaai4仔, as Cantonese writing on the
-# web does): lower-case syllables each with its tone digit, every one a Jyutping syllable, read as written. One
-# syllable needs two letters or more and is not a word's short form (a4紙, ep1, no1 are a paper, an episode and
-# number one); the rules after would read its digits as numbers, so each is set aside behind a private-use
-# character of its own (from U+E010, 96 a text) until the segments are made.
-_INLINE_JYUTPING = LazyPattern(r"(?<![A-Za-z0-9])(?:[a-z]+[1-6])+(?![A-Za-z0-9])", gated=False)
+# Jyutping written in the text for a word with no character (好tei1si2啦, ik1, kwaai4仔, Zip1Zip1聲, as Cantonese
+# writing on the web does): syllables each with its tone digit, in lower case or with a capital first, every one a
+# Jyutping syllable, read as written. One syllable needs two letters or more and is not a word's short form (a4紙,
+# ep1, no1 are a paper, an episode and number one); the rules after would read its digits as numbers, so each is
+# set aside behind a private-use character of its own (from U+E010, 96 a text) until the segments are made.
+_INLINE_JYUTPING = LazyPattern(r"(?<![A-Za-z0-9])(?:[A-Za-z][a-z]*[1-6])+(?![A-Za-z0-9])", gated=False)
 _NOT_JYUTPING = frozenset({"no", "ep"})
 _JYUTPING_PLACE, _JYUTPING_PLACES = 0xE010, 96
 
@@ -465,9 +470,9 @@ def _set_aside_jyutping(text: str) -> tuple[str, list[tuple[str, tuple[str, ...]
         return text, written
 
     def place(m: re.Match[str]) -> str:
-        syllables = tuple(re.findall("[a-z]+[1-6]", m.group(0)))
+        syllables = tuple(re.findall("[a-z]+[1-6]", m.group(0).lower()))  # (a sentence's first may be capital)
         if len(written) >= _JYUTPING_PLACES or len(syllables) == 1 and (
-                len(m.group(0)) < 3 or m.group(0)[:-1] in _NOT_JYUTPING):
+                len(m.group(0)) < 3 or m.group(0)[:-1].lower() in _NOT_JYUTPING):
             return m.group(0)
         try:
             said = tuple(str(parse_syllable(s)) for s in syllables)
@@ -507,6 +512,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     if "I" in text or "V" in text or "X" in text:
         text = _ROMAN_AFTER_NAME.sub(_roman_number, text)
     text = _FORMAL_THREE.sub("叁", text)
+    text = _WEEKDAY_BEFORE_NUMBER.sub("\\1，", text)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _HUM.sub("嗯", text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)

@@ -358,6 +358,7 @@ UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "
          "mmHg": "毫米水銀柱", "kcal": "千卡", "kJ": "千焦", "mmol/L": "毫摩爾每公升", "mg/dL": "毫克每分升",
          "kg/m2": "公斤每平方米", "nm": "納米", "m/s": "米每秒", "kWh": "千瓦時",
          "μg/m3": "微克每立方米", "μg": "微克", "μm": "微米", "Ω": "歐姆", "kΩ": "千歐姆",
+         "km2": "平方公里", "m2": "平方米", "cm2": "平方厘米", "m3": "立方米",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
@@ -569,7 +570,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"(?<![\d*])(?<!\d\.)(?=[1-5*]*\*)(?:5\*{1,2}|[1-5](?!\*)){4,}(?![*\d])"),
          marked("number", lambda m: "、".join(read_integer(int(g[0])) + "星" * (len(g) - 1)
                                              for g in re.findall(r"[1-5]\**", m.group(0))))),
-        (LazyPattern(rf"(?:(?<=\d)(?<!{_NUMBER_START}0)|(?<=[蚊元毫仙]\ue00f))\s?[x×*]\s?(?=\d)"),
+        (LazyPattern(rf"(?:(?<=\d)(?<!{_NUMBER_START}0)|(?<=[蚊元毫仙]\ue00f))\s?[x×*]\s?(?=\d)|(?<=\d)X(?=\d)"),
          lambda m: "乘"),  # (0x1F is hex, not 0 times; a price just read may come first: $880 x 3晚)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
         (LazyPattern(r"(?<=\d)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?=)"), lambda m: "減"),

@@ -376,7 +376,9 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("聯盟大勝7-0", "聯盟大勝七比零"), ("不敵1-3", "不敵一比三"), ("搭九巴73K路線", "搭九巴七十三[K]路線"),
     ("73K線", "七十三[K]線"), ("月薪30K", "月薪三萬"),
     ("橋樑： (1) 聖拉菲大橋 (2) 金門大橋", "橋樑[<,>]一[<,>]聖拉菲大橋[<,>]二[<,>]金門大橋"),
-    ("Wong² saa1", "[Wong]二[saa1]"),
+    ("Wong² saa1", "[Wong2][saa1]"),  # a tone in superscript: Jyutping
+    ("總面積7.99km2", "總面積七點九九平方公里"), ("2X4 規格", "二乘四規格"), ("2XL", "二[X][L]"),
+    ("星期一至五18:00-18:30", "星期一至五[<,>]十八點至十八點半"), ("星期五3點", "星期五[<,>]三點"),
     # an eye's acuity is no date
     ("視力6/6", "視力六[<,>]六"), ("視力：6/12", "視力[<,>]六[<,>]十二"),
 ])
@@ -437,6 +439,8 @@ def test_an_ampersand_is_and_between_capitals_and_tung4_elsewhere(text, expected
 @pytest.mark.parametrize("text, expected", [
     ("好tei1si2啦", [("好", "han", ()), ("tei1si2", "jyutping", ("tei1", "si2")), ("啦", "han", ())]),
     ("ik1，重未download到", [("ik1", "jyutping", ("ik1",))]), ("kwaai4仔", [("kwaai4", "jyutping", ("kwaai4",))]),
+    ("Zip1Zip1聲", [("Zip1Zip1", "jyutping", ("zip1", "zip1"))]),
+    ("Ep1", [("Ep", "abbreviation", ("ep1", "paa4", "sot1"))]),
     ("a4紙", [("A", "spelled", ("ei1",))]), ("追到ep1", [("ep", "abbreviation", ("ep1", "paa4", "sot1"))]),
     ("佢係no1", [("no", "english", ("nou1",))]), ("win10", [("win", "english", ("win1",))]),
     ("\ue010好", [])])
