@@ -256,8 +256,9 @@ def read_word(word: str) -> tuple[tuple[str, ...], str] | None:
     phones = pronunciations().get(word.lower())
     if phones:
         return to_jyutping(british_o(word, phones.split())), "english"
-    if len(word) > 3 and word.lower().endswith("s") and (stem := pronunciations().get(word.lower()[:-1])):
-        return to_jyutping(british_o(word, stem.split() + ["S"])), "english"  # a plural CMUdict lacks: Maths
+    if len(word) > 3 and word.lower().endswith("s") and re.search("[aeiouy]", word.lower()[:-1]) \
+            and (stem := pronunciations().get(word.lower()[:-1])):
+        return to_jyutping(british_o(word, stem.split() + ["S"])), "english"  # a plural it lacks: Maths, not https
     if parts := compound(word):
         return tuple(s for part in parts for s in to_jyutping(british_o(part, pronunciations().get(part).split()))), \
             "english"

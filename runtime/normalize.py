@@ -165,8 +165,10 @@ def latin_token(token: str) -> list[Segment]:
                     merged.append(p)
             if len(merged) > 1:
                 return [seg for p in merged for seg in latin_token(p)]
-    if len(token) <= 3 and token.islower() and len(re.findall("[aeiou]", token)) <= 1 and token not in pronunciations():
-        return spelled(token.upper())  # an acronym typed in lower case (ifc, hku): short, one vowel, no word
+    if len(token) <= 3 and token.islower() and not re.fullmatch("[^aeiou][aeiou][^aeiou]", token) \
+            and len(re.findall("[aeiou]", token)) <= 1 and token not in pronunciations():
+        return spelled(token.upper())  # an acronym typed in lower case (ifc, hku): short, one vowel not between two
+        # consonants (vol, a word's short form, is said), no word
     found = read_word(token)
     if found is None:
         return spelled(token)
@@ -409,9 +411,10 @@ _WEEKDAY_BEFORE_NUMBER = re.compile("((?:星期|禮拜|週|周)[一二三四五�
 
 
 # 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1):
-# before a place or a unit, or after a place or a zero; a digit is never written beside it there (陸 is also land:
-# 大陸參加 was read 叁加)
-_FORMAL_THREE = re.compile("參(?=[拾佰仟萬億圓元])|(?<=[拾佰仟萬億零])參")
+# before a place or a unit, or after a place or a zero, or between two numerals (壹貳參肆); one numeral alone beside
+# it is no cheque's (陸 is also land: 大陸參加 was read 叁加)
+_FORMAL_THREE = re.compile("參(?=[拾佰仟萬億圓元])|(?<=[拾佰仟萬億零])參"
+                           "|(?<=[壹貳叁肆伍陸柒捌玖])參(?=[壹貳叁肆伍陸柒捌玖])")
 
 
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper

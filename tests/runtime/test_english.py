@@ -81,7 +81,8 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     # a short lower-case token CMUdict lacks, one vowel at most, is an acronym; in Title Case or with two vowels a word
     ("ifc", [("I", "spelled"), ("F", "spelled"), ("C", "spelled")]),
     ("hku", [("H", "spelled"), ("K", "spelled"), ("U", "spelled")]),
-    ("Fri", [("Fri", "letter-to-sound")]), ("hea", [("hea", "letter-to-sound")]),
+    ("Fri", [("Fri", "letter-to-sound")]), ("hea", [("hea", "letter-to-sound")]), ("vol", [("vol", "letter-to-sound")]),
+    ("https", [("H", "spelled"), ("T", "spelled"), ("T", "spelled"), ("P", "spelled"), ("S", "spelled")]),
     ("IoT", [("I", "spelled"), ("O", "spelled"), ("T", "spelled")]),  # an acronym's small word in lower case
     ("Maths", [("Maths", "english")]), ("Mannings", [("Mannings", "english")]),  # a plural CMUdict lacks: its stem's
 ])

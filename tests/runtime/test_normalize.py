@@ -520,6 +520,7 @@ def test_san_among_a_cheques_numerals_is_three():
     assert frontend("參加").jyutping[0] == "caam1" and frontend("人參").jyutping[1] == "sam1"
     assert frontend("到中國大陸參加").jyutping[5] == "caam1"  # 陸 is land here, not six
     assert frontend("壹萬參仟").jyutping[2] == "saam1" and frontend("壹佰零參圓").jyutping[3] == "saam1"
+    assert frontend("壹貳參肆").jyutping[2] == "saam1"  # between two numerals
 
 
 def test_a_slash_between_words_is_a_lists_pause():
