@@ -323,8 +323,13 @@ _SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _EXPONENT = LazyPattern(f"(?:(?<=[0-9)])|(?<![A-Za-z][A-Za-z])(?<=[A-Za-z]))([{_SUPERSCRIPT_DIGITS}]+)", gated=False)
 
 
-# ... and one written with a caret (x ^ 2, 10^8): the same; it was dropped with a warning
-_CARET_POWER = LazyPattern(r"(?<=[0-9A-Za-z)])\s?\^\s?(\d{1,3})(?![\d.])", gated=False)
+# ... and one written with a caret (x ^ 2, 10^8, (x + y) ^ n): the same; it was dropped with a warning
+_CARET_POWER = LazyPattern(r"(?<=[0-9A-Za-z)])\s?\^\s?(\d{1,3}(?![\d.])|[A-Za-z](?![A-Za-z]))", gated=False)
+
+
+def _caret_power(m: re.Match[str]) -> str:
+    power = m.group(1)
+    return f"嘅{read_integer(int(power)) if power.isdigit() else f' {power} '}次方"
 
 
 def _exponent(m: re.Match[str]) -> str:
@@ -505,7 +510,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                                text)
         text = _EXPONENT.sub(_exponent, text)
     if "^" in text:
-        text = _CARET_POWER.sub(lambda m: f"嘅{read_integer(int(m.group(1)))}次方", text)
+        text = _CARET_POWER.sub(_caret_power, text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))

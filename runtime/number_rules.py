@@ -63,6 +63,7 @@ from functools import cache
 
 from .dates import (
     MONTH,
+    clock,
     is_date,
     minutes_and_seconds,
     read_bare_day_month,
@@ -561,6 +562,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"(?<!\d)(?<!\d:)(?<!\d\.)(\d{1,2})(?:[:.]([0-5]\d))?\s?([aApP])(?:\.[mM]\.?|[mM])(?![A-Za-z])"),
          marked("number", read_twelve_hour)),
         (LazyPattern(r"(?<!\d)([01]?\d|2[0-4]):([0-5]\d)(?::([0-5]\d))?(?!\d)"), marked("number", read_time)),
+        # ... and one typed with spaces around its colon after a part of the day (中午 11 : 39, as subtitles write it)
+        (LazyPattern(r"((?:上午|下午|中午|晚上|凌晨|朝早|夜晚|晏晝|下晝)\s?)([01]?\d|2[0-4]) : ([0-5]\d)(?!\d)"),
+         marked("number", lambda m: clock(int(m.group(2)), int(m.group(3)), None), keep_prefix=True)),
         # after the times: a colon between digits, one or three or more after it, is a score or ratio (2:1 -> 二比一,
         # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause), x, × or * between numbers is times (2x3,
         # 1920x1080, 3*4 -> 乘)

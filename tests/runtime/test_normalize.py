@@ -367,6 +367,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("3hrs", "三小時"),
     # a proper fraction with spaces around its slash, a caret's power, 2 before 嘅, an emergency number and an event
     ("超過 1 / 3 需要", "超過三分之一需要"), ("3 / 2", "三[<,>]二"), ("x ^ 2", "[X]嘅二次方"), ("10^8", "十嘅八次方"),
+    ("(x + y) ^ n", "[X]加[Y]嘅[N]次方"), ("中午 11 : 39 食嘅", "中午十一點三十九分食嘅"), ("比分 3 : 2", "比分三比二"),
     ("2嘅平方", "二嘅平方"), ("打 911 報警", "打九一一報警"), ("911十周年", "九一一十周年"),
     ("成立100周年", "成立一百周年"),
     # a bare year after 喺, 於 or 在, and a span of years with 至; a count after them stays one
