@@ -118,14 +118,16 @@ _ERA = re.compile(r"(?:公元|西元)前?\s?$")
 _WRITTEN_CURRENCY = "港元|元|蚊|美元|美金|人民幣|日元|日圓|歐元|英鎊|加元|澳元|新台幣|台幣"
 # What names an edition by its year (奧運2024, TVB台慶2024, Expo 2025, 2024施政報告): a year's four digits just
 # after these or an English word for an edition and a space (not a name's or a count's: Chan 2026, Total 2000), or
-# just before the second list, are said digit by digit (二零二四)
+# just before the second list (which has "that year", 1994嗰年, and a title's end, 《未來戰士 2018》), are said digit by
+# digit (二零二四)
 _TITLED_YEAR_BEFORE = LazyPattern(
     r"(?:台慶|奧運|亞運|冬奧|殘奧|世界盃|世界杯|歐國盃|歐洲盃|亞洲盃|書展|博覽|展覽|博覽會|演唱會|音樂節|美食節|"
     r"動漫節|電影節|藝術節|嘉年華|選舉|施政報告|預算案|頒獎典禮|頒獎禮|峰會|論壇|馬拉松|公開賽|錦標賽|運動會|大獎賽"
     r"|(?<![A-Za-z])(?i:expo|summer|winter|spring|autumn|fall|vision|class of|edition|season|tour|festival|fest|"
     r"awards|conference|summit|olympics|cup|games|fair|week|collection|model year|version) )$", gated=False)
 _TITLED_YEAR_AFTER = LazyPattern(r"\s?(?:施政報告|財政預算案|預算案|奧運|亞運|冬奧|世界盃|世界杯|書展|演唱會|台慶|"
-                                r"年度|年報|版|賽季|球季|季度|選舉|立法會選舉|區議會選舉)", gated=False)
+                                 r"年度|年報|版|賽季|球季|季度|選舉|立法會選舉|區議會選舉|嗰年|果年|那年|》)",
+                                 gated=False)
 # What moves a level by a number (升咗2級, 連跳2級, 相差2級): there 2 counts the levels, 兩級
 _CHANGED_BY = LazyPattern(r"(?:升|跌|降|跳|提升|調高|調低|高|低|差|相差)(?:咗|左|了)?\s?$", gated=False)
 # second-hand goods (2手樓, 2手車: 二手), while 2手 of shares, counted in board lots, is 兩手

@@ -322,7 +322,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # an edition's year, before or after its name, and a year's last digits after an apostrophe
     ("TVB台慶2024", "[T][V][B]台慶二零二四"), ("世界盃2026決賽", "世界盃二零二六決賽"),
     ("2024施政報告", "二零二四施政報告"),
-    ("香港馬拉松2025", "香港馬拉松二零二五"),
+    ("香港馬拉松2025", "香港馬拉松二零二五"), ("但係 1994 嗰年", "但係一九九四嗰年"),
+    ("《未來戰士 2018》", "未來戰士二零一八"),
     ("Expo 2025", "[Expo]二零二五"), ("Class of 2024", "[Class][of]二零二四"), ("有2024人", "有兩千零二十四人"),
     ("奧運2000人", "奧運兩千人"), ("Total 2000", "[Total]兩千"), ("Jun Chan 2026", "[Jun][Chan]兩千零二十六"),
     ("'24年", "二四年"), ("Summer '24", "[Summer]二四"), ("Class of ’97", "[Class][of]九七"),
