@@ -165,6 +165,10 @@ def latin_token(token: str) -> list[Segment]:
                     merged.append(p)
             if len(merged) > 1:
                 return [seg for p in merged for seg in latin_token(p)]
+    if len(token) >= 4 and token[0].lower() not in "aio" and token[1:].islower() and re.search("[aeiouy]", token) \
+            and token.lower() not in pronunciations() and token[1:] in pronunciations():
+        return spelled(token[0]) + latin_token(token[1:])  # a letter, then a word: Kpop, Tshirt, Ucard, ebook (not
+        # after a, i or o, which begin names: Akina is no A kina)
     if len(token) <= 3 and token.islower() and not re.fullmatch("[^aeiou][aeiou][^aeiou]", token) \
             and len(re.findall("[aeiou]", token)) <= 1 and token not in pronunciations():
         return spelled(token.upper())  # an acronym typed in lower case (ifc, hku): short, one vowel not between two
