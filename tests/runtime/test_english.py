@@ -75,11 +75,13 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     # capitals, then a word: the run's last capital is the acronym's where the rest is a word (HKTV mall)
     ("HKTVmall", [("H", "spelled"), ("K", "spelled"), ("T", "spelled"), ("V", "spelled"), ("mall", "english")]),
     ("IFCentre", [("I", "spelled"), ("F", "spelled"), ("Centre", "english")]),
-    # two words CMUdict knows, written as one (food panda, car park), not obscure short ones
+    # two words CMUdict knows, written as one (food panda, car park), not obscure short ones (Bemail)
     ("Foodpanda", [("Foodpanda", "english")]), ("carpark", [("carpark", "english")]),
-    ("Bemail", [("B", "spelled"), ("email", "english")]),  # no bem + ail: a letter and a word, as Kpop is
+    ("Bemail", [("Bemail", "letter-to-sound")]),
+    # a letter and then a word: not where the two letters begin words or names, the word a vowel, or after a, i, o
     ("Kpop", [("K", "spelled"), ("pop", "english")]), ("ebook", [("E", "spelled"), ("book", "english")]),
-    ("Akina", [("Akina", "letter-to-sound")]),  # after a, i or o a name is likelier: no A + kina
+    ("Klook", [("Klook", "letter-to-sound")]), ("Hosmer", [("Hosmer", "letter-to-sound")]),
+    ("Akina", [("Akina", "letter-to-sound")]),
     # a short lower-case token CMUdict lacks, one vowel at most, is an acronym; in Title Case or with two vowels a word
     ("ifc", [("I", "spelled"), ("F", "spelled"), ("C", "spelled")]),
     ("hku", [("H", "spelled"), ("K", "spelled"), ("U", "spelled")]),
