@@ -165,10 +165,10 @@ def latin_token(token: str) -> list[Segment]:
                     merged.append(p)
             if len(merged) > 1:
                 return [seg for p in merged for seg in latin_token(p)]
-    if len(token) >= 4 and token[0].lower() not in "aio" and token[1] not in "aeiouy" and token[1:].islower() \
+    if len(token) >= 4 and token[0].lower() not in "aeiou" and token[1] not in "aeiouy" and token[1:].islower() \
             and token[:2].lower() not in _ONSETS and token.lower() not in pronunciations() \
             and token[1:] in pronunciations():
-        return spelled(token[0]) + latin_token(token[1:])  # a letter, then a word: Kpop, Ucard, ebook
+        return spelled(token[0]) + latin_token(token[1:])  # a letter, then a word: Kpop, vlog, Mbyte
     if len(token) <= 3 and token.islower() and not re.fullmatch("[^aeiou][aeiou][^aeiou]", token) \
             and len(re.findall("[aeiou]", token)) <= 1 and token not in pronunciations():
         return spelled(token.upper())  # an acronym typed in lower case (ifc, hku): short, one vowel not between two
@@ -181,10 +181,10 @@ def latin_token(token: str) -> list[Segment]:
 
 
 # The two letters a word or a romanised name may begin with: a token that begins with one is not a letter and then
-# a word (Chur, Klak, Tsung, Grant), nor is one whose word would begin with a vowel (Hosmer, Likey: names) or whose
-# first letter is a, i or o (Akina); Kpop, Ucard and ebook are
-_ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr kl kn kr kw ph pl pr ps qu rh sc sh sk sl sm sn sp sq st "
-                    "sw th tr ts tw wh wr zh".split())
+# a word (Chur, Klook, Tsung, Gwing, Grant), nor is one whose word would begin with a vowel (Hosmer, Likey: names) or
+# that begins with a vowel itself (Elon, Akina); Kpop, vlog and Mbyte are
+_ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr gw kl kn kr kw ph pl pr ps qu rh sc sh sk sl sm sn sp sq "
+                    "st sw th tr ts tw wh wr zh".split())
 
 
 # Capitals said as a word that CMUdict is too old to know (COVID, 2020): read by letter-to-sound, not spelled

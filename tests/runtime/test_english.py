@@ -79,7 +79,8 @@ def test_acronyms_short_capitals_single_letters_and_vowelless_tokens_are_spelled
     ("Foodpanda", [("Foodpanda", "english")]), ("carpark", [("carpark", "english")]),
     ("Bemail", [("Bemail", "letter-to-sound")]),
     # a letter and then a word: not where the two letters begin words or names, the word a vowel, or after a, i, o
-    ("Kpop", [("K", "spelled"), ("pop", "english")]), ("ebook", [("E", "spelled"), ("book", "english")]),
+    ("Kpop", [("K", "spelled"), ("pop", "english")]), ("vlog", [("V", "spelled"), ("log", "english")]),
+    ("Elon", [("Elon", "letter-to-sound")]), ("gwing", [("gwing", "letter-to-sound")]),
     ("Klook", [("Klook", "letter-to-sound")]), ("Hosmer", [("Hosmer", "letter-to-sound")]),
     ("Akina", [("Akina", "letter-to-sound")]),
     # a short lower-case token CMUdict lacks, one vowel at most, is an acronym; in Title Case or with two vowels a word
