@@ -423,14 +423,15 @@ def _list_marker(m: re.Match[str]) -> str:
 
 # A weekday written in Han just before a number (星期一至五18:00, 星期五3點): a pause between, or the two run into one
 # number (星期一至五十八點, 星期五三點 heard as the fifty-third)
-_WEEKDAY_BEFORE_NUMBER = re.compile("((?:星期|禮拜|週|周)[一二三四五六日天](?:至[一二三四五六日天])?)(?=[0-9])")
+_WEEKDAY_BEFORE_NUMBER = LazyPattern("((?:星期|禮拜|週|周)[一二三四五六日天](?:至[一二三四五六日天])?)(?=[0-9])",
+                                     gated=False)
 
 
 # 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1):
 # before a place or a unit, or after a place or a zero, or between two numerals (壹貳參肆); one numeral alone beside
 # it is no cheque's (陸 is also land: 大陸參加 was read 叁加)
-_FORMAL_THREE = re.compile("參(?=[拾佰仟萬億圓元])|(?<=[拾佰仟萬億零])參"
-                           "|(?<=[壹貳叁肆伍陸柒捌玖])參(?=[壹貳叁肆伍陸柒捌玖])")
+_FORMAL_THREE = LazyPattern("參(?=[拾佰仟萬億圓元])|(?<=[拾佰仟萬億零])參"
+                            "|(?<=[壹貳叁肆伍陸柒捌玖])參(?=[壹貳叁肆伍陸柒捌玖])", gated=False)
 
 
 # the floors a Hong Kong address writes in letters, as its Chinese version writes them: G/F 地下, UG/F 高層地下 (upper
@@ -530,8 +531,10 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
     if "I" in text or "V" in text or "X" in text:
         text = _ROMAN_AFTER_NAME.sub(_roman_number, text)
-    text = _FORMAL_THREE.sub("叁", text)
-    text = _WEEKDAY_BEFORE_NUMBER.sub("\\1，", text)
+    if "參" in text:  # (these patterns compile for the first text that could need them)
+        text = _FORMAL_THREE.sub("叁", text)
+    if any(ch in "期拜週周" for ch in text) and any(ch.isdigit() for ch in text):
+        text = _WEEKDAY_BEFORE_NUMBER.sub("\\1，", text)
     text = _D_FOR_DI.sub("啲", _O_FOR_MOUTH.sub(lambda m: O_FOR_MOUTH[m.group(1)], _EMOTICON.sub(" ", text)))
     text = _HUM.sub("嗯", text)
     text = _PARTICLE.sub(marked("particle", lambda m: PARTICLES[m.group(1)]), text)
