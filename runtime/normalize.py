@@ -60,7 +60,7 @@ PUNCTUATION_PAUSES: dict[str, str] = {
 # Brackets and quotes carry no sound; they are dropped without a warning.
 # So are the dots between a foreign name's parts (唐納·特朗普, as Chinese writes it; they were a pause).
 # So are a list's bullets and the reference mark before a note (•項目, ※注意), which were reported as unreadable.
-SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|·‧・•∙※")
+SILENT_MARKS = set("\"'()[]{}<>「」『』《》〈〉（）【】〔〕“”‘’*_#/\\|·‧・•∙※†‡")
 # Symbols said as words (NFKC writes ℃ as °C, so ° is 度)
 SYMBOL_READINGS = {"&": "同", "+": "加", "=": "等於", "@": "at", "°": "度", "%": "%", "×": "乘", "÷": "除以"}
 

@@ -384,6 +384,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
     times_after_han = (LazyPattern(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                                    r"(?![\dA-Za-z])(?![.,]\d))"), lambda m: "乘")
     return [
+        # a book's ISBN, its groups joined by dashes (ISBN 7-5617-0734-7, ISBN：978-962-04-1234-5): digit by digit, a
+        # pause between groups (they read 七至五六一七…, a range)
+        (LazyPattern(r"((?<![A-Za-z])ISBN[\s:：-]*)(\d[\d-]{8,16}[\dX])(?![\d-])"),
+         marked("number", lambda m: "，".join(read_digits(g) if g.isdigit() else "X" for g in m.group(2).split("-")),
+                keep_prefix=True)),
         # a section's subsection and paragraph, as an ordinance cites them (第2(1)條, 第4(1)(a)條): 第二條第一款,
         # 第四條第一款 a 段, as they are said (it read 第二一條)
         (LazyPattern(r"第\s?(\d+)\s?[(（](\d+)[)）](?:\s?[(（]([a-z]{1,2})[)）])?\s?條"),

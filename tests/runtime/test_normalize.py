@@ -351,6 +351,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # a DSE result written together, each grade; a product's stars stay times; a code after capitals and a dash
     ("DSE 5**5*5*544", "[D][S][E]五星星[<,>]五星[<,>]五星[<,>]五[<,>]四[<,>]四"), ("1*2*3*4", "一乘二乘三乘四"),
     ("SKU-20241206-A", "[S][K][U]二零二四一二零六[<,>][A]"),
+    ("ISBN 7-5617-0734-7", "[I][S][B][N]七[<,>]五六一七[<,>]零七三四[<,>]七"), ("「†」代表得獎者", "代表得獎者"),
     # a name's year before an English word
     ("1881 Heritage", "一八八一[Heritage]"), ("有1500 People", "有一千五百[People]"),
     # signs NFKC leaves alone, powers in superscript, units per a square or cube, a fraction of a second
