@@ -63,16 +63,19 @@ def said_before(pattern: re.Pattern[str], m: re.Match[str], reach: int = 24) -> 
     return pattern.search(m.string, max(0, m.start() - reach), m.start()) is not None
 
 
-# Words before a bare day/month that make it a date (截止日期係1/3, 喺3/4, a weekday: Sat 3/8 星期六, 禮拜三(11/12),
-# the eves 除夕 and 平安夜, the holidays of a fixed date: 聖誕節係12/24, 情人節2/14): there even 1/3 is not a third
-_DATE_BEFORE = re.compile(r"(?:日期|截止|於|喺|除夕|平安夜|聖誕節?|情人節|元旦|萬聖節|(?<![A-Za-z])(?i:date)"
-                          r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$")  # (a bracket: 禮拜三(11/12))
+# Words that name a date (日期, a weekday: Sat 3/8 星期六, 禮拜三(11/12), the eves 除夕 and 平安夜, the holidays of a
+# fixed date: 聖誕節係12/24, 情人節2/14), and what may come between them and the date (a bracket: 禮拜三(11/12))
+_DATE_WORDS = (r"日期|除夕|平安夜|聖誕節?|情人節|元旦|萬聖節|(?<![A-Za-z])(?i:date)"
+               r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?")
+_TO_THE_DATE = r"[\s:：係為是(（]*$"
+# Words before a bare day/month that make it a date, those and the words that may come before a number too (截止日期
+# 係1/3, 喺3/4): there even 1/3 is not a third
+_DATE_BEFORE = re.compile(rf"(?:截止|於|喺|{_DATE_WORDS}){_TO_THE_DATE}")
 
 
-# ... and those before a day and month written with a dot (平安夜12.24, 日期：24.12), which elsewhere is a decimal: the
-# words that name a date, not those that may come before a number too (於, 喺, 截止)
-_DOTTED_DATE_BEFORE = LazyPattern(r"(?:日期|除夕|平安夜|聖誕節?|情人節|元旦|萬聖節|(?<![A-Za-z])(?i:date)"
-                                 r"|(?:星期|禮拜)[一二三四五六日天]\ue00f?)[\s:：係為是(（]*$", gated=False)
+# ... and those before a day and month written with a dot (平安夜12.24, 日期：24.12), which elsewhere is a decimal: only
+# the words that name a date, not 於, 喺 or 截止
+_DOTTED_DATE_BEFORE = LazyPattern(rf"(?:{_DATE_WORDS}){_TO_THE_DATE}", gated=False)
 
 
 # ... and words after which n/m is never a date: an eye's acuity (視力6/6, 6/12: 六，六; 六，十二)

@@ -260,7 +260,6 @@ def read_word(word: str) -> tuple[tuple[str, ...], str] | None:
             and (stem := pronunciations().get(word.lower()[:-1])):
         return to_jyutping(british_o(word, stem.split() + ["S"])), "english"  # a plural it lacks: Maths, not https
     if parts := compound(word):
-        return tuple(s for part in parts for s in to_jyutping(british_o(part, pronunciations().get(part).split()))), \
-            "english"
+        return tuple(s for part in parts for s in read_word(part)[0]), "english"  # each part as CMUdict says it
     guess = letter_to_sound(word)
     return (to_jyutping(british_o(word, guess)), "letter-to-sound") if guess else None

@@ -35,7 +35,7 @@ from .abbreviations import Abbreviation, find_abbreviation
 from .dates import WEEKDAY, read_weekday, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .marks import END, MARK_KIND, MARKS, is_han, marked
-from .number_rules import expand_numbers
+from .number_rules import UNITS, expand_numbers
 from .numbers import DIGITS, read_integer
 from .places import place_names
 from .rule_gates import LazyPattern
@@ -233,7 +233,6 @@ _POWERS = re.compile(r"(?<=\d)\s?(km|m|cm|ft)([²³])")
 _PER_POWER = LazyPattern(r"(?<=[A-Za-zμµ]/)(km|m|cm)([²³])", gated=False)
 # ... and one alone (每m², $50/m²): 平方米, 立方米
 _UNIT_POWER = LazyPattern(r"(?<![A-Za-z])(km|m|cm|ft)([²³])(?![A-Za-z0-9])", gated=False)
-_UNIT_POWER_WORDS = {"km": "公里", "m": "米", "cm": "厘米", "ft": "呎"}
 
 
 # Latin letters that no decomposition turns into ASCII ones
@@ -338,13 +337,13 @@ _EXPONENT = LazyPattern(f"(?:(?<=[0-9)])|(?<![A-Za-z][A-Za-z])(?<=[A-Za-z]))([{_
 _CARET_POWER = LazyPattern(r"(?<=[0-9A-Za-z)])\s?\^\s?(\d{1,3}(?![\d.])|[A-Za-z](?![A-Za-z]))", gated=False)
 
 
-def _caret_power(m: re.Match[str]) -> str:
-    power = m.group(1)
+def _power_said(power: str) -> str:
+    """A power after its base: 嘅八次方 for 8, 嘅 n 次方 for a letter (spelled where the segments are made)."""
     return f"嘅{read_integer(int(power)) if power.isdigit() else f' {power} '}次方"
 
 
 def _exponent(m: re.Match[str]) -> str:
-    return f"嘅{read_integer(int(''.join(str(_SUPERSCRIPT_DIGITS.index(c)) for c in m.group(1))))}次方"
+    return _power_said("".join(str(_SUPERSCRIPT_DIGITS.index(c)) for c in m.group(1)))
 
 
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])[’‘`´](?=[A-Za-z])")  # typed or smart apostrophes inside a word: don’t
@@ -507,10 +506,13 @@ def _set_aside_jyutping(text: str) -> tuple[str, list[tuple[str, tuple[str, ...]
 def _between_numbers(text: str, i: int) -> bool:
     """Whether the space at ``i`` stands between two numbers the rules left apart (M3 13吋, 第3 4段): said
     together they would be one number."""
-    before = text.rfind(MARKS["number"], 0, i)
-    after = i + 1 + len(text[i + 1:]) - len(text[i + 1:].lstrip(" "))
-    return text[i - 1:i] == END and before >= 0 and END not in text[before:i - 1] \
-        and text[after:after + 1] == MARKS["number"]
+    if text[i - 1:i] != END:
+        return False
+    after = i + 1
+    while text[after:after + 1] == " ":
+        after += 1
+    start = text.rfind(MARKS["number"], 0, i)  # the run that ends at i - 1 is a number's
+    return text[after:after + 1] == MARKS["number"] and start >= 0 and END not in text[start:i - 1]
 
 
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
@@ -518,11 +520,10 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
     if any(ch in _SUPERSCRIPT_DIGITS for ch in text):  # (the patterns compile for the first text that needs them)
         text = _PER_POWER.sub(lambda m: m.group(1) + ("2" if m.group(2) == "²" else "3"), text)
-        text = _UNIT_POWER.sub(lambda m: ("平方" if m.group(2) == "²" else "立方") + _UNIT_POWER_WORDS[m.group(1)],
-                               text)
+        text = _UNIT_POWER.sub(lambda m: ("平方" if m.group(2) == "²" else "立方") + UNITS[m.group(1)], text)
         text = _EXPONENT.sub(_exponent, text)
     if "^" in text:
-        text = _CARET_POWER.sub(_caret_power, text)
+        text = _CARET_POWER.sub(lambda m: _power_said(m.group(1)), text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))

@@ -321,12 +321,12 @@ def _integer(m: re.Match[str]) -> str:
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
     if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
-    if len(m.group(0)) == 4 and 1900 <= value < 2100 and _YEARS_TO.match(m.string, m.end()):
+    year_like = len(m.group(0)) == 4 and 1900 <= value < 2100
+    if year_like and _YEARS_TO.match(m.string, m.end()):
         return read_digits(m.group(0))  # the first of a span of years: 2000至2005年 (二零零零至二零零五年)
-    if len(m.group(0)) == 4 and 1900 <= value < 2100 and word_before and word_before in "喺於在" \
-            and (not following or following not in _COUNTED_AFTER_IN):
+    if year_like and word_before and word_before in "喺於在" and (not following or following not in _COUNTED_AFTER_IN):
         return read_digits(m.group(0))  # a year after a word for "in" (喺2017達致普選, 於1999成立): 二零一七
-    if len(m.group(0)) == 4 and 1900 <= value < 2100 and (not following or following not in _COUNTED_PAIR) and (
+    if year_like and (not following or following not in _COUNTED_PAIR) and (
             said_before(_TITLED_YEAR_BEFORE, m) or _TITLED_YEAR_AFTER.match(m.string, m.end())):
         return read_digits(m.group(0))  # an edition's year: 奧運2024, Expo 2025, 2024施政報告 (二零二四)
     if following == "年" and len(m.group(0)) >= 3 and said_before(_ERA, m) or \
@@ -418,12 +418,12 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"((?:評分|分數|得分|評價|打分|(?<![A-Za-z])(?i:rating|score))[\s:：]*(?:係|有|為|是)?\s?)"
                     r"(?P<num>\d+(?:\.\d+)?)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
          marked("number", _fraction, keep_prefix=True)),
-        # a financial year or a span of years (2023/24年度, 1999-2000年): both years digit by digit, 二零二三至二四年度
         # a year of account or of school, one or a span (2025年度, 2024/25年度): its 年度 read with it, so that 度 is
         # dou6, not the dou2 of 一年度, "about a year", which the context rules learnt from HKCanCor
         (LazyPattern(rf"{_NUMBER_START}(\d{{4}})(?:\s?[/\-–~～]\s?(\d{{4}}|\d{{2}}))?\s?年度"),
          marked("date", lambda m: read_digits(m.group(1)) + (f"至{read_digits(m.group(2))}" if m.group(2) else "")
                 + "年度")),
+        # a span of years (1999-2000年, 2023/24年): both years digit by digit, 一九九九至二零零零年
         (LazyPattern(rf"{_NUMBER_START}(\d{{4}})\s?[/\-–~～]\s?(\d{{4}}|\d{{2}})(?=年)"),
          marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
         # ... and without 年, where the second year follows the first within ten and nothing counted follows
@@ -469,7 +469,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
         # (not after a letter: Y2K is Y 二 K, a name, not two thousand)
         # (not a route's letter: 九巴73K, 搭73K, 73K線)
-        (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z])(?<!九巴|城巴|新巴|龍運|嶼巴|巴士|小巴)(?<![搭坐])"
+        (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z])(?<!{_ROUTE_OPERATOR})(?<![搭坐])"
                     rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-zΩ])(?!\s?(?:路線|線|綫))"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
@@ -573,14 +573,14 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"((?:上午|下午|中午|晚上|凌晨|朝早|夜晚|晏晝|下晝)\s?)([01]?\d|2[0-4]) : ([0-5]\d)(?!\d)"),
          marked("number", lambda m: clock(int(m.group(2)), int(m.group(3)), None), keep_prefix=True)),
         # after the times: a colon between digits, one or three or more after it, is a score or ratio (2:1 -> 二比一,
-        # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause), x, × or * between numbers is times (2x3,
-        # 1920x1080, 3*4 -> 乘)
+        # 16:9, a scale's 1:1000; "Q1: 2 apples" keeps its pause)
         (LazyPattern(r"(?<!\d)(?<!\d:)(\d+):(\d|\d{3,})(?!\d|:\d)"), lambda m: f"{m.group(1)}比{m.group(2)}"),
         # a DSE result, four grades or more written together with a star among them, only a 5 has stars (5**5*5*544;
         # not 1*2*3*4): each grade, a pause between (五星星、五星、五星、五、四、四; it read 五五乘五乘五百四十四)
         (LazyPattern(r"(?<![\d*])(?<!\d\.)(?=[1-5*]*\*)(?:5\*{1,2}|[1-5](?!\*)){4,}(?![*\d])"),
          marked("number", lambda m: "、".join(read_integer(int(g[0])) + "星" * (len(g) - 1)
                                              for g in re.findall(r"[1-5]\**", m.group(0))))),
+        # x, × or * between numbers is times (2x3, 1920x1080, 3*4 -> 乘)
         (LazyPattern(rf"(?:(?<=\d)(?<!{_NUMBER_START}0)|(?<=[蚊元毫仙]\ue00f))\s?[x×*]\s?(?=\d)|(?<=\d)X(?=\d)"),
          lambda m: "乘"),  # (0x1F is hex, not 0 times; a price just read may come first: $880 x 3晚)
         # a dash in a sum before its equals sign is minus (3-1=2 -> 三減一等於二), not a range
