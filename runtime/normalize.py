@@ -361,7 +361,7 @@ _PARTICLE = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff]) ?(" + "|".join(sorted
 # had them (o岩 啱, o既 嘅, o個 嗰, o係 喺): the two read as the one character (o岩 read ou1 ngaam4)
 O_FOR_MOUTH = {"岩": "啱", "既": "嘅", "個": "嗰", "係": "喺", "甘": "咁", "黎": "嚟", "野": "嘢", "的": "啲",
                "下": "吓", "向": "响", "架": "㗎", "拿": "嗱"}
-_O_FOR_MOUTH = re.compile("(?<![A-Za-z])[oO]([" + "".join(O_FOR_MOUTH) + "])")
+_O_FOR_MOUTH = re.compile("(?<![A-Za-z0-9])[oO]([" + "".join(O_FOR_MOUTH) + "])")  # (not a formula's: H2O係水)
 # ... and a lone d beside Han text is 啲, as chat writes it (快d啦, d人, 好d): it was spelled as the letter D; a
 # capital D too after an adjective that takes 啲 (快D啦, 好D, 平D: not 去D座, 3D, D餐)
 _D_FOR_DI = re.compile(r"(?<![A-Za-z0-9'])d(?![A-Za-z0-9'])(?:(?=\s?[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]d))"
@@ -449,8 +449,8 @@ def _bracket_pauses(text: str, i: int) -> bool:
     """Whether the bracket at ``i`` sets an aside off from speech on its side: an aside of two Han characters or
     more that no rule wrote (a weekday's, 2日（星期一）, aside) or of English words ((Peter Chan)), the opening
     bracket after something said, the closing one before something more (not before punctuation, which pauses
-    itself, nor at the end); a code's, a formula's or a word's brackets stay silent (騰訊(0700), 第(a)段, x=(1+2),
-    蘋果 (Apple))."""
+    itself, nor at the end), or a date's; a code's, a formula's or a word's brackets stay silent (騰訊(0700), 第(a)段,
+    x=(1+2), 蘋果 (Apple))."""
     if text[i] == "(":
         end = text.find(")", i)
         inside, spoken_before, more = text[i + 1:end if end > 0 else len(text)], text[:i].strip(), True
@@ -460,7 +460,8 @@ def _bracket_pauses(text: str, i: int) -> bool:
         rest = text[i + 1:].lstrip()
         more = bool(rest) and rest[0] not in PUNCTUATION_PAUSES and rest[0] not in "()"
     said = _MARKED_RUN.sub("", inside)
-    aside = sum(map(is_han, said)) >= 2 and not _WEEKDAY_ASIDE.fullmatch(said) or bool(_ENGLISH_ASIDE.search(said))
+    aside = sum(map(is_han, said)) >= 2 and not _WEEKDAY_ASIDE.fullmatch(said) or bool(_ENGLISH_ASIDE.search(said)) \
+        or MARKS["date"] in inside  # a date's aside: 大坂直美（1997年10月16日－）, 第17（2018年6月11號）
     return bool(spoken_before) and more and aside
 
 
@@ -515,6 +516,17 @@ def _between_numbers(text: str, i: int) -> bool:
     return text[after:after + 1] == MARKS["number"] and start >= 0 and END not in text[start:i - 1]
 
 
+_HAN_SPACE_HAN = LazyPattern(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])", gated=False)
+
+
+def _spaces_part_phrases(text: str) -> bool:
+    """Whether a space between Han characters parts phrases here, as subtitles and posts write it (佢幫我讀咗好多
+    書 直到今日; it ran them together), and is read as a comma: where the phrases it parts average three characters
+    or more, not in text cut into words (佢哋 今日 去咗 街市)."""
+    spaces = len(_HAN_SPACE_HAN.findall(text))
+    return spaces > 0 and sum(map(is_han, text)) >= 3 * (spaces + 1)
+
+
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
@@ -528,6 +540,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))
     text, written = _set_aside_jyutping(text)
+    if " " in text and _spaces_part_phrases(text):  # (before the rules, whose own text may hold a space)
+        text = _HAN_SPACE_HAN.sub(",", text)
     text = _LIST_MARKER.sub(_list_marker, text)
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
     if "I" in text or "V" in text or "X" in text:

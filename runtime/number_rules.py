@@ -86,10 +86,12 @@ from .numbers import read_count, read_decimal, read_digits, read_integer, read_s
 from .rule_gates import LazyPattern, apply_rules
 
 # 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字); a type or a class,
-# 2型, 2等獎 (二型, 二等); the number itself before 嘅, 的 or 之 (2嘅平方, 2之後: 二, never 兩嘅)
-_NO_TWO_BEFORE = set("月日號樓期比乘字型等嘅的之")
-# ... and where a range ends before them (2-3月: 二至三月); not 日 nor 字, since 2-3日 is two or three days, 兩至三日
-_NO_TWO_IN_RANGE = _NO_TWO_BEFORE - {"日", "字"}
+# 2型, 2等獎 (二型, 二等); the number itself before 嘅, 的 or 之 (2嘅平方, 2之後: 二, never 兩嘅), and as what a
+# clause is about, before 係, 就, 都, 亦, 即, 仲 or 也 (2就係商數, 2係雙數, 揀2都得: 二; they read 兩就係)
+_NO_TWO_IN_RANGE = set("月號樓期比乘型等嘅的之")
+_NO_TWO_BEFORE = _NO_TWO_IN_RANGE | set("日字係就都亦即仲也")
+# (the first set: where a range ends before them, 2-3月 is 二至三月; not 日 nor 字, since 2-3日 is two or three days,
+# 兩至三日, nor a clause's words)
 # Where a dash before a digit is a minus sign: at the start, after a space, an opening bracket or quote, a colon, a
 # comma or Han text (氣溫-5度, 好，-3, 「-3」); after a digit it is a range or a minus in a sum
 _MINUS_AFTER = r"(?:(?<=^)|(?<=[\s(（:：,，、;「『\"“])|(?<=[\u4e00-\u9fff]))"
@@ -242,6 +244,15 @@ def _named_day(m: re.Match[str]) -> str:
 def _year_span(m: re.Match[str]) -> str:
     """2024-2025 is a span of years, unless a word for a phone comes before it (電話2024-2025)."""
     return m.group(0) if said_before(_AFTER_PHONE_WORD, m) else read_year_span(m)
+
+
+def _life_span(m: re.Match[str]) -> str:
+    """(1980-2020) after a name: both years digit by digit, where the second is at most 120 years after the first
+    (a price's (1000-1200) is left to the number rules)."""
+    first, second = int(m.group(1)), int(m.group(2))
+    if not first < second <= first + 120:
+        return m.group(0)
+    return f"{read_digits(m.group(1))}至{read_digits(m.group(2))}"
 
 
 def _route_list(m: re.Match[str]) -> str:
@@ -426,6 +437,12 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a span of years (1999-2000年, 2023/24年): both years digit by digit, 一九九九至二零零零年
         (LazyPattern(rf"{_NUMBER_START}(\d{{4}})\s?[/\-–~～]\s?(\d{{4}}|\d{{2}})(?=年)"),
          marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
+        # ... and a life's or a reign's span in brackets after a name (陳大文（1980-2020）, 康熙（1661—1722）):
+        # 一九八零至二零二零 (they read 一千九百八十至兩千零二十); years a life apart, nothing counted after
+        # (價錢（1000-1200）蚊)
+        (LazyPattern(rf"(?<=[\u3400-\u9fff][(（])\s?(1\d{{3}}|20\d\d)\s?[-–—~～]\s?(1\d{{3}}|20\d\d)\s?"
+                    rf"(?=[)）](?!\s?[{_COUNTED_PAIR}呎尺米A-Za-z]))"),
+         marked("date", _life_span)),
         # ... and without 年, where the second year follows the first within ten and nothing counted follows
         # (2024/25球季, 2024-25, 1990-1999; not 2000-2500人, 2024-25%)
         (LazyPattern(rf"(?<![\d$])(?<!\d[.,])((?:19|20)\d\d)\s?[/\-–~～]\s?((?:19|20)\d\d|\d\d)(?![\d%]|[.,:/]\d)"
@@ -666,6 +683,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          _digit_by_digit(2, keep_prefix=True)),
         (LazyPattern(rf"{_NUMBER_START}(\d{{3,5}})\.(?=HK(?![A-Za-z]))"),
          _digit_by_digit(1)),
+        # ... and after an exchange's name and a colon, as an encyclopaedia writes it (港交所：1210, 上交所：600519):
+        # 一二一零 (it read 一千二百一十)
+        (LazyPattern(r"((?:港交所|聯交所|上交所|深交所|香港交易所|(?:股份|股票)(?:代號|編號))\s?[:：]\s?)(\d{1,6})(?![\d.,%])"),
+         _digit_by_digit(2, keep_prefix=True)),
         # a number that names an order, an account or a member, or a code to type (單號：123456789, 編號1234, 學號
         # 20231234, 驗證碼：482913, PIN 1234, 尾數1234, 尾號1234, 末4位1234): digit by digit, as it is read out;
         # four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km), though a 號 may

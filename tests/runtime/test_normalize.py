@@ -308,7 +308,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # tech specs: a screen's 4K before its refresh rate, sizes after a slash, a model's speed, nanometres
     ("4K 144Hz", "四[K]一百四十四[Hz]"), ("128GB/256GB", "一百二十八[G][B]兩百五十六[G][B]"),
     ("第1st次", "第一次"), ("佢係2nd", "佢係第二"),
-    ("下個禮拜三(11/12)開會", "下個禮拜三十二月十一號開會"),
+    ("下個禮拜三(11/12)開會", "下個禮拜三[<,>]十二月十一號[<,>]開會"),
     ("除夕12/31", "除夕十二月三十一號"), ("12/24-12/26", "十二月二十四號至十二月二十六號"), ("12/24", "十二二十四"),
     ("2024財年", "二零二四財年"), ("11/12", "十一十二"),
     ("DDR5-6000", "[D][D][R]五[<,>]六千"), ("i9-14900K", "[I]九[<,>]一四九零零[K]"), ("5nm製程", "五納米製程"),
@@ -414,7 +414,7 @@ def test_a_full_stop_or_comma_beside_a_number_ends_the_sentence_not_the_rule(tex
 
 @pytest.mark.parametrize("text, expected", [
     ("你o岩唔o岩？", "你啱唔啱[<?>]"), ("o既", "嘅"), ("o個度", "嗰度"), ("佢O係度", "佢喺度"), ("Logo係", "[Logo]係"),
-    ("o人", "[O]人")])
+    ("o人", "[O]人"), ("H2O係水", "[H]二[O]係水")])  # (a formula's O: it read 喺)
 def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, expected):
     """Hong Kong typed o岩 for 啱 before input methods had it; read as the letter O it was ou1 ngaam4."""
     assert han(text) == expected
@@ -465,9 +465,16 @@ def test_jyutping_written_in_the_text_is_read_as_written(text, expected):
     ("騰訊(0700)收報", "騰訊零七零零收報"), ("第(a)段", "第[A]段"), ("x=(1+2)", "[X]等於一加二"),
     ("2日（星期一）", "二日星期一"), ("(笑)", "笑"), ("陳大文 (Peter Chan) 表示", "陳大文[<,>][Peter][Chan][<,>]表示"),
     ("蘋果 (Apple) 話", "蘋果[Apple]話"), ("【快訊】港股", "快訊[<,>]港股"), ("【完】", "完"),
-    ("Tel: 2345-6789 / Fax: 2345-6790", "[Tel][<,>]二三四五六七八九[<,>][Fax][<,>]二三四五六七九零")])
+    ("Tel: 2345-6789 / Fax: 2345-6790", "[Tel][<,>]二三四五六七八九[<,>][Fax][<,>]二三四五六七九零"),
+    # a date's aside, and a life's span in years
+    ("大坂直美（1997年10月16日－）係日本人", "大坂直美[<,>]一九九七年十月十六日[<,>]係日本人"),
+    ("排名係第17（2018年6月11號）。", "排名係第十七[<,>]二零一八年六月十一號[<.>]"),
+    ("陳大文（1980-2020）係作家", "陳大文[<,>]一九八零至二零二零[<,>]係作家"),
+    ("康熙（1661—1722）", "康熙[<,>]一六六一至一七二二"), ("價錢（1000-1200）蚊", "價錢一千至一千二百蚊"),
+    ("尺寸（1200-1500）", "尺寸一千二百至一千五百")])
 def test_an_aside_in_brackets_is_set_off_by_pauses(text, expected):
-    """每堂$350（90分鐘） ran two numbers together; a code's, a formula's or a weekday's brackets stay silent."""
+    """每堂$350（90分鐘） ran two numbers together, 第17（2018年6月11號） a rank and a date, and 陳大文（1980-2020）
+    read two sums; a code's, a formula's or a weekday's brackets stay silent."""
     assert han(text) == expected
 
 
@@ -678,3 +685,23 @@ def test_a_number_longer_than_int_reads_is_read_digit_by_digit(written):
     limit) raised ValueError; it is read digit by digit, as every number from 10**16 is."""
     text = "".join(s.text for s in normalize(written)[0])
     assert len(text) == sum(ch.isdigit() for ch in written) and set(text) <= set("一二三七")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("今日好開心 去咗海洋公園 好好玩", "今日好開心[<,>]去咗海洋公園[<,>]好好玩"),
+    ("就喺 30 歲生日嗰個禮拜 我決定去參與呢個表演", "就喺三十歲生日嗰個禮拜[<,>]我決定去參與呢個表演"),
+    ("床前明月光\u3000疑是地上霜", "床前明月光[<,>]疑是地上霜"),
+    ("佢哋 今日 去咗 街市", "佢哋今日去咗街市"), ("我 唔 知", "我唔知"), ("-40°F", "華氏零下四十度")])
+def test_a_space_between_phrases_of_han_text_is_a_pause(text, expected):
+    """Subtitles and posts end a phrase with a space, which was silent (TED's Cantonese subtitles ran whole
+    sentences together); text cut into words, or a space a rule writes, stays silent."""
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("港交所：1210", "港交所[<,>]一二一零"), ("上交所：600519", "上交所[<,>]六零零五一九"),
+    ("股票代號：388", "股票代號[<,>]三八八"), ("10除以5等於2， 2就係商數", "十除以五等於二[<,>]二就係商數"),
+    ("揀2都得", "揀二都得"), ("2個就夠", "兩個就夠"), ("2-3個就夠", "兩至三個就夠")])
+def test_a_code_after_an_exchange_and_a_two_a_clause_is_about(text, expected):
+    """港交所：1210 read a sum, 一千二百一十; a 2 before 係 or 就 is what the clause is about, not a count (兩就係)."""
+    assert han(text) == expected
