@@ -87,9 +87,10 @@ from .rule_gates import LazyPattern, apply_rules
 
 # 二月, and a score or product: 二比一, 二乘三; a key or an age's first digit, 按2字, 2字頭 (二字); a type or a class,
 # 2型, 2等獎 (二型, 二等); the number itself before 嘅, 的 or 之 (2嘅平方, 2之後: 二, never 兩嘅), and as what a
-# clause is about, before 係, 就, 都, 亦, 即, 仲 or 也 (2就係商數, 2係雙數, 揀2都得: 二; they read 兩就係)
+# clause is about, before 係, 就, 都, 亦, 即, 仲 or 也 (2就係商數, 2係雙數, 揀2都得: 二; they read 兩就係), and a
+# sum's or a list's term before 加, 減, 同 or 和 (2加3, 5係2同3嘅和: 二)
 _NO_TWO_IN_RANGE = set("月號樓期比乘型等嘅的之")
-_NO_TWO_BEFORE = _NO_TWO_IN_RANGE | set("日字係就都亦即仲也")
+_NO_TWO_BEFORE = _NO_TWO_IN_RANGE | set("日字係就都亦即仲也同和加減")
 # (the first set: where a range ends before them, 2-3月 is 二至三月; not 日 nor 字, since 2-3日 is two or three days,
 # 兩至三日, nor a clause's words)
 # Where a dash before a digit is a minus sign: at the start, after a space, an opening bracket or quote, a colon, a
@@ -124,7 +125,7 @@ _WRITTEN_CURRENCY = "港元|元|蚊|美元|美金|人民幣|日元|日圓|歐元
 # digit (二零二四)
 _TITLED_YEAR_BEFORE = LazyPattern(
     r"(?:台慶|奧運|亞運|冬奧|殘奧|世界盃|世界杯|歐國盃|歐洲盃|亞洲盃|書展|博覽|展覽|博覽會|演唱會|音樂節|美食節|"
-    r"動漫節|電影節|藝術節|嘉年華|選舉|施政報告|預算案|頒獎典禮|頒獎禮|峰會|論壇|馬拉松|公開賽|錦標賽|運動會|大獎賽"
+    r"動漫節|電影節|藝術節|嘉年華|選舉|施政報告|預算案|頒獎典禮|頒獎禮|峰會|論壇|馬拉松|公開賽|錦標賽|運動會|大獎賽|大獎"
     r"|(?<![A-Za-z])(?i:expo|summer|winter|spring|autumn|fall|vision|class of|edition|season|tour|festival|fest|"
     r"awards|conference|summit|olympics|cup|games|fair|week|collection|model year|version) )$", gated=False)
 _TITLED_YEAR_AFTER = LazyPattern(r"\s?(?:施政報告|財政預算案|預算案|奧運|亞運|冬奧|世界盃|世界杯|書展|演唱會|台慶|"
@@ -162,7 +163,7 @@ _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before th
 # (打咗2-3個鐘, 贏咗2-3萬, 2000-2500人)
 _COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘股"
 # The end of a span of years written with 至 (2000至2005年)
-_YEARS_TO = re.compile(r"\s?[至到]\s?(?:19|20)\d\d\s?年")
+_YEARS_TO = re.compile(r"\s?[至到]\s?(?:1\d|20)\d\d\s?年")
 # ... and after 喺, 於 or 在 a year's four digits unless one of these follows (喺2000人之中, 喺2000呎: counts; 成 after
 # them is 成立, not tenths)
 _COUNTED_AFTER_IN = _COUNTED_PAIR.replace("成", "") + "呎尺吋里磅"
@@ -333,8 +334,8 @@ def _integer(m: re.Match[str]) -> str:
     if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
     year_like = len(m.group(0)) == 4 and 1900 <= value < 2100
-    if year_like and _YEARS_TO.match(m.string, m.end()):
-        return read_digits(m.group(0))  # the first of a span of years: 2000至2005年 (二零零零至二零零五年)
+    if len(m.group(0)) == 4 and 1000 <= value < 2100 and _YEARS_TO.match(m.string, m.end()):
+        return read_digits(m.group(0))  # the first of a span of years: 2000至2005年, 1774至1789年 (一七七四至)
     if year_like and word_before and word_before in "喺於在" and (not following or following not in _COUNTED_AFTER_IN):
         return read_digits(m.group(0))  # a year after a word for "in" (喺2017達致普選, 於1999成立): 二零一七
     if year_like and (not following or following not in _COUNTED_PAIR) and (

@@ -691,6 +691,7 @@ def test_a_number_longer_than_int_reads_is_read_digit_by_digit(written):
     ("今日好開心 去咗海洋公園 好好玩", "今日好開心[<,>]去咗海洋公園[<,>]好好玩"),
     ("就喺 30 歲生日嗰個禮拜 我決定去參與呢個表演", "就喺三十歲生日嗰個禮拜[<,>]我決定去參與呢個表演"),
     ("床前明月光\u3000疑是地上霜", "床前明月光[<,>]疑是地上霜"),
+    ("我嘅 「 痛腳 」 ，", "我嘅痛腳[<,>]"),  # (subtitles set every mark apart: no phrase's end)
     ("佢哋 今日 去咗 街市", "佢哋今日去咗街市"), ("我 唔 知", "我唔知"), ("-40°F", "華氏零下四十度")])
 def test_a_space_between_phrases_of_han_text_is_a_pause(text, expected):
     """Subtitles and posts end a phrase with a space, which was silent (TED's Cantonese subtitles ran whole
@@ -701,7 +702,11 @@ def test_a_space_between_phrases_of_han_text_is_a_pause(text, expected):
 @pytest.mark.parametrize("text, expected", [
     ("港交所：1210", "港交所[<,>]一二一零"), ("上交所：600519", "上交所[<,>]六零零五一九"),
     ("股票代號：388", "股票代號[<,>]三八八"), ("10除以5等於2， 2就係商數", "十除以五等於二[<,>]二就係商數"),
-    ("揀2都得", "揀二都得"), ("2個就夠", "兩個就夠"), ("2-3個就夠", "兩至三個就夠")])
-def test_a_code_after_an_exchange_and_a_two_a_clause_is_about(text, expected):
-    """港交所：1210 read a sum, 一千二百一十; a 2 before 係 or 就 is what the clause is about, not a count (兩就係)."""
+    ("揀2都得", "揀二都得"), ("2個就夠", "兩個就夠"), ("2-3個就夠", "兩至三個就夠"), ("2加3", "二加三"),
+    ("5係2同3嘅和", "五係二同三嘅和"), ("2個同3個", "兩個同三個"),
+    ("路易十六喺1774至1789年統治法國", "路易十六喺一七七四至一七八九年統治法國"),
+    ("結構大獎2001", "結構大獎二零零一")])
+def test_a_code_after_an_exchange_a_two_a_clause_is_about_and_old_years(text, expected):
+    """港交所：1210 read a sum, 一千二百一十; a 2 before 係 or 就 is what the clause is about, and before 加 or 同 a
+    term, not a count (兩就係, 兩加三); a span of years before 1900 read its first as a sum (一千七百七十四至)."""
     assert han(text) == expected
