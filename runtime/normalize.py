@@ -420,10 +420,10 @@ def _list_marker(m: re.Match[str]) -> str:
     return f"、{label}、"  # a pause before it too, where text comes first: 橋樑： (1) 聖拉菲大橋 (2) 金門大橋
 
 
-# A weekday written in Han just before a number (星期一至五18:00, 星期五3點): a pause between, or the two run into one
-# number (星期一至五十八點, 星期五三點 heard as the fifty-third)
-_WEEKDAY_BEFORE_NUMBER = LazyPattern("((?:星期|禮拜|週|周)[一二三四五六日天](?:至[一二三四五六日天])?)(?=[0-9])",
-                                     gated=False)
+# A weekday written in Han just before a number (星期一至五18:00, 星期五3點, 12月24日(星期二) 19:00): a pause
+# between, or the two run into one number (星期一至五十八點, 星期五三點 heard as the fifty-third, 星期二十九點)
+_WEEKDAY_BEFORE_NUMBER = LazyPattern(
+    "((?:星期|禮拜|週|周)[一二三四五六日天](?:至[一二三四五六日天])?)(?=[)）]?\\s*[0-9])", gated=False)
 
 
 # 參 among the numerals of a cheque or a receipt (壹佰參拾圓, 參萬元) is three, 叁 saam1, not "take part" (caam1):

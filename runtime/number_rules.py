@@ -557,10 +557,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # ... and written with dots after a word that names a date (平安夜12.24, 日期：24.12-26.12), elsewhere a decimal
         (LazyPattern(r"(?<![\d$第])(?<!\d[/.:])(\d{1,2})\.(\d{1,2})(?:\s?[-–~～至到]\s?(\d{1,2})\.(\d{1,2}))?"
                     r"(?![\d%]|[/.]\d)"), marked("date", read_dotted_day_month)),
-        # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said
+        # a weekday in brackets after a date (12月5日（六）, 5 Dec (Sat)): 星期六, as it is said, and a pause before a
+        # time after it (12月5日（六）19:00: 星期六十九點 was heard as one number)
         (LazyPattern(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
                     r"[a-z]*\.?)\s?[）)]"),
-         lambda m: read_weekday(m.group(1))),
+         lambda m: read_weekday(m.group(1)) + ("，" if m.string[m.end():].lstrip()[:1].isdigit() else "")),
         # a score, where a match's words say it is one (比數1-1, 比分10:12, 3-1擊敗): 比, not a range or a time (a
         # time before 勝 stays one: 3:30勝出)
         (LazyPattern(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"
