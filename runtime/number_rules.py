@@ -168,6 +168,15 @@ _YEARS_TO = re.compile(r"\s?[至到]\s?(?:1\d|20)\d\d\s?年")
 # them is 成立, not tenths)
 _COUNTED_AFTER_IN = _COUNTED_PAIR.replace("成", "") + "呎尺吋里磅"
 _COUNTED_NOT_LABEL = _COUNTED_PAIR.replace("號", "")  # ... less 號, which may follow a label's number (信箱1234號)
+# The books of the Bible as the Chinese Union Version names them, before a chapter and verse (約翰福音3:16)
+_BIBLE_BOOKS = (
+    "創世記 出埃及記 利未記 民數記 申命記 約書亞記 士師記 路得記 撒母耳記上 撒母耳記下 "
+    "列王紀上 列王紀下 歷代志上 歷代志下 以斯拉記 尼希米記 以斯帖記 約伯記 詩篇 箴言 傳道書 "
+    "雅歌 以賽亞書 耶利米書 耶利米哀歌 以西結書 但以理書 何西阿書 約珥書 阿摩司書 俄巴底亞書 "
+    "約拿書 彌迦書 那鴻書 哈巴谷書 西番雅書 哈該書 撒迦利亞書 瑪拉基書 馬太福音 馬可福音 "
+    "路加福音 約翰福音 使徒行傳 羅馬書 哥林多前書 哥林多後書 加拉太書 以弗所書 腓立比書 "
+    "歌羅西書 帖撒羅尼迦前書 帖撒羅尼迦後書 提摩太前書 提摩太後書 提多書 腓利門書 希伯來書 "
+    "雅各書 彼得前書 彼得後書 約翰一書 約翰二書 約翰三書 猶大書 啟示錄").split()
 # The words that make a-b or a:b a match's score (比數1-1, 3-1擊敗): before it, and after it
 _SCORE_BEFORE = "比數|比分|賽果|半場|完場|打成|波膽|大勝|險勝|小勝|完勝|慘敗|不敵"  # not 全場 (全場8-9折: storewide)
 # a match's verb, done, before a-b (贏咗3-0, 打咗2-1), unless what the numbers count follows (打咗2-3個鐘, 贏咗2-3萬,
@@ -420,6 +429,15 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"{_NUMBER_START}(?P<num>\d+)⁄(?P<den>[1-9]\d*)(?!\d|\.\d)"), marked("number", _fraction)),
         (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=[{_FRACTION_OF}]|{_FRACTION_OF_WORDS})"),
          marked("number", _fraction)),
+        # ... and a term of a sum (3/4 + 1/2 = 5/4, x÷1/2): 四分之三加二分之一等於四分之五 (they read a list and a
+        # date, 三四加一二等於四月五號); a dash beside it may be a span of dates (3/4-5/4)
+        (LazyPattern(rf"{_FRACTION_START}(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)(?=\s?[+=×÷*]\s?\d)"),
+         marked("number", _fraction)),
+        (LazyPattern(rf"{_FRACTION_START}(?:(?<=[+=×÷*])|(?<=[+=×÷*] ))(?P<num>\d+)/(?P<den>[1-9]\d*)(?!\d|[./]\d)"),
+         marked("number", _fraction)),
+        # a time signature (4/4拍, 3/4拍子): 四四拍, as it is said (it read 四月四號拍)
+        (LazyPattern(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?=\s?拍)"),
+         marked("number", lambda m: read_digits(m.group(1) + m.group(2)))),
         # ... and a proper fraction written with spaces around its slash (超過 1 / 3, 1 / 2): no date is written so
         (LazyPattern(rf"{_FRACTION_START}(?P<num>\d{{1,3}}) / (?P<den>[1-9]\d{{0,2}})(?!\d|[./]\d)"),
          marked("number", lambda m: _fraction(m) if int(m.group("num")) < int(m.group("den")) else m.group(0))),
@@ -562,6 +580,12 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"(?:(?<=\d[日號])|(?<=[日號]\ue00f))\s?[（(]\s?([一二三四五六日天]|(?i:mon|tue|wed|thu|fri|sat|sun)"
                     r"[a-z]*\.?)\s?[）)]"),
          lambda m: read_weekday(m.group(1)) + ("，" if m.string[m.end():].lstrip()[:1].isdigit() else "")),
+        # a chapter and verse after a book of the Bible (約翰福音3:16, 詩篇23:1-6): 三章十六節, 二十三章一至六節
+        # (it read a clock's time, 三點十六分)
+        (LazyPattern(r"((?:" + "|".join(sorted(_BIBLE_BOOKS, key=len, reverse=True)) + r")\s?(?:第\s?)?)"
+                    r"(\d{1,3})\s?[:：]\s?(\d{1,3})(?:\s?[-–~至]\s?(\d{1,3}))?(?![\d:])(?:\s?節)?"),
+         marked("number", lambda m: f"{read_integer(int(m.group(2)))}章{read_integer(int(m.group(3)))}"
+                + (f"至{read_integer(int(m.group(4)))}" if m.group(4) else "") + "節", keep_prefix=True)),
         # a score, where a match's words say it is one (比數1-1, 比分10:12, 3-1擊敗): 比, not a range or a time (a
         # time before 勝 stays one: 3:30勝出)
         (LazyPattern(rf"((?:{_SCORE_BEFORE})[\s:：]*(?:係|是|為)?\s?)(?P<a>\d{{1,3}})\s?[-–:：]\s?(?P<b>\d{{1,3}})"

@@ -713,3 +713,13 @@ def test_a_code_after_an_exchange_a_two_a_clause_is_about_and_old_years(text, ex
     """港交所：1210 read a sum, 一千二百一十; a 2 before 係 or 就 is what the clause is about, and before 加 or 同 a
     term, not a count (兩就係, 兩加三); a span of years before 1900 read its first as a sum (一千七百七十四至)."""
     assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("3/4+1/2=5/4", "四分之三加二分之一等於四分之五"), ("1/2 + 1/4", "二分之一加四分之一"), ("2×3/4", "二乘四分之三"),
+    ("3/4-5/4", "四月三號至四月五號"), ("呢首歌係4/4拍", "呢首歌係四四拍"), ("3/4拍子", "三四拍子"),
+    ("約翰福音3:16", "約翰福音三章十六節"), ("詩篇23:1-6", "詩篇二十三章一至六節"),
+    ("馬太福音5：3至12節", "馬太福音五章三至十二節"), ("創世記 1:1", "創世記一章一節"), ("開會3:16", "開會三點十六分")])
+def test_fractions_in_a_sum_a_time_signature_and_a_verse(text, expected):
+    """3/4+1/2=5/4 read 三四加一二等於四月五號, 4/4拍 四月四號拍, and 約翰福音3:16 a clock's time (三點十六分)."""
+    assert han(text) == expected
