@@ -410,6 +410,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"((?<![A-Za-z])ISBN[\s:：-]*)(\d[\d-]{8,16}[\dX])(?![\d-])"),
          marked("number", lambda m: "，".join(read_digits(g) if g.isdigit() else "X" for g in m.group(2).split("-")),
                 keep_prefix=True)),
+        # a court case's number after its list's letters (HCAL 123/2024, DCCC 456/2023): the number and the year digit
+        # by digit, a pause between (it read 一二三兩千零二十四)
+        (LazyPattern(r"((?<![A-Za-z])[A-Z]{2,5}\s?)(\d{1,5})/((?:19|20)\d\d)(?![\d/])"),
+         marked("number", lambda m: f"{read_digits(m.group(2))}，{read_digits(m.group(3))}", keep_prefix=True)),
         # a section's subsection and paragraph, as an ordinance cites them (第2(1)條, 第4(1)(a)條): 第二條第一款,
         # 第四條第一款 a 段, as they are said (it read 第二一條)
         (LazyPattern(r"第\s?(\d+)\s?[(（](\d+)[)）](?:\s?[(（]([a-z]{1,2})[)）])?\s?條"),

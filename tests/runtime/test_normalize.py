@@ -723,3 +723,11 @@ def test_a_code_after_an_exchange_a_two_a_clause_is_about_and_old_years(text, ex
 def test_fractions_in_a_sum_a_time_signature_and_a_verse(text, expected):
     """3/4+1/2=5/4 read 三四加一二等於四月五號, 4/4拍 四月四號拍, and 約翰福音3:16 a clock's time (三點十六分)."""
     assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("案件編號：HCAL 123/2024", "案件編號[<,>][H][C][A][L]一二三[<,>]二零二四"),
+    ("DCCC 456/2023", "[D][C][C][C]四五六[<,>]二零二三")])
+def test_a_court_cases_number_and_year_are_read_digit_by_digit(text, expected):
+    """HCAL 123/2024 read 一二三兩千零二十四: a case's number and its year, as a court list says them."""
+    assert han(text) == expected
