@@ -131,10 +131,13 @@ def encode_units(units: Sequence[Unit], inventory: Inventory | None = None) -> E
 
 def gather_han(segments: list[Segment]) -> list[Segment | list[Segment]]:
     """The segments with each stretch of adjacent Han segments (a number, a date and the text around them,
-    nothing between but spaces) gathered into one list."""
+    nothing between but spaces, a phrase's pause included) gathered into one list."""
     out: list[Segment | list[Segment]] = []
-    for seg in segments:
-        if seg.kind != "han":
+    for k, seg in enumerate(segments):
+        following = segments[k + 1] if k + 1 < len(segments) else None
+        phrase_pause = seg.kind == "pause" and seg.source == "space" and following is not None \
+            and following.kind == "han"
+        if seg.kind != "han" and not phrase_pause:
             out.append(seg)
         elif out and isinstance(out[-1], list):
             out[-1].append(seg)
@@ -195,16 +198,21 @@ class Frontend:
     def explain_run(self, run: list[Segment], after_word: bool = False,
                     before_word: bool = False) -> list[tuple[str, str | None, str, str]]:
         """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
-        三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source."""
+        三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source. A phrase's
+        pause among them is read across, and comes back in its place as (pause, None, "pause", "")."""
+        han = [seg for seg in run if seg.kind == "han"]
         starts = [0]
-        for seg in run:
+        for seg in han:
             starts.append(starts[-1] + len(seg.text))
-        text = "".join(seg.text for seg in run)
-        rewritten = frozenset(i for seg, start, end in zip(run, starts, starts[1:]) if seg.source
+        text = "".join(seg.text for seg in han)
+        rewritten = frozenset(i for seg, start, end in zip(han, starts, starts[1:]) if seg.source
                               for i in range(start, end) if text[i] not in NUMERAL_READINGS)  # 兩千零 leng4 stays
-        pairs = self.explain_han(text, after_word and not run[0].source, before_word, rewritten)
+        pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten)
         out, start = [], 0
         for seg in run:
+            if seg.kind == "pause":
+                out.append((seg.text, None, "pause", ""))
+                continue
             # one reason for all of a segment's characters, its text cut short: built per character, a 20,000-digit
             # segment cost 20,000 copies of itself (5 s)
             shown = seg.text if len(seg.text) <= REASON_TEXT else seg.text[:REASON_TEXT] + "…"
@@ -250,6 +258,9 @@ class Frontend:
                         "jyutping": f"Jyutping {seg.text!r} written in the text"}.get(seg.source, seg.source)
                 pairs = [(seg.text, j, seg.source, rule) for j in seg.jyutping]
             for grapheme, reading, source, reason in pairs:
+                if source == "pause":
+                    units.append(grapheme)
+                    continue
                 try:
                     syl = parse_syllable(reading) if reading else None
                 except JyutpingError:

@@ -10,6 +10,8 @@ import re
 MARKS = {"number": "\ue000", "date": "\ue001", "particle": "\ue002", "place": "\ue003"}
 END = "\ue00f"
 MARK_KIND = {v: k for k, v in MARKS.items()}
+# ... and a space between two phrases of Han text: a pause for the voice, while the dictionary reads across it
+PHRASE_SPACE = "\ue00e"
 
 
 def is_han(ch: str) -> bool:

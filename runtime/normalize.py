@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from .abbreviations import Abbreviation, find_abbreviation
 from .dates import WEEKDAY, read_weekday, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
-from .marks import END, MARK_KIND, MARKS, is_han, marked
+from .marks import END, MARK_KIND, MARKS, PHRASE_SPACE, is_han, marked
 from .number_rules import UNITS, expand_numbers
 from .numbers import DIGITS, read_integer
 from .places import place_names
@@ -478,7 +478,7 @@ _JYUTPING_PLACE, _JYUTPING_PLACES = 0xE010, 96
 def _is_reserved(ch: str) -> bool:
     """The private-use characters normalisation writes itself (marks and places for Jyutping): a user's are
     dropped, with a warning, before it writes its own."""
-    return ch in MARK_KIND or ch == END or 0 <= ord(ch) - _JYUTPING_PLACE < _JYUTPING_PLACES
+    return ch in MARK_KIND or ch in (END, PHRASE_SPACE) or 0 <= ord(ch) - _JYUTPING_PLACE < _JYUTPING_PLACES
 
 
 def _set_aside_jyutping(text: str) -> tuple[str, list[tuple[str, tuple[str, ...]]]]:
@@ -521,8 +521,9 @@ _HAN_SPACE_HAN = LazyPattern(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])", gated
 
 def _spaces_part_phrases(text: str) -> bool:
     """Whether a space between Han characters parts phrases here, as subtitles and posts write it (佢幫我讀咗好多
-    書 直到今日; it ran them together), and is read as a comma: where the phrases it parts average three characters
-    or more, not in text cut into words (佢哋 今日 去咗 街市)."""
+    書 直到今日; it ran them together), and is a pause: where the phrases it parts average three characters or more,
+    not in text cut into words (佢哋 今日 去咗 街市). The dictionary still reads across it (a space is no word's
+    end: 喺佢監視下 開始 keeps 下 haa6)."""
     spaces = len(_HAN_SPACE_HAN.findall(text))
     return spaces > 0 and sum(map(is_han, text)) >= 3 * (spaces + 1)
 
@@ -541,7 +542,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))
     text, written = _set_aside_jyutping(text)
     if " " in text and _spaces_part_phrases(text):  # (before the rules, whose own text may hold a space)
-        text = _HAN_SPACE_HAN.sub(",", text)
+        text = _HAN_SPACE_HAN.sub(PHRASE_SPACE, text)
     text = _LIST_MARKER.sub(_list_marker, text)
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
     if "I" in text or "V" in text or "X" in text:
@@ -584,6 +585,10 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
         if ch in MARK_KIND or ch == END:
             flush()
             source = MARK_KIND.get(ch, "")
+        elif ch == PHRASE_SPACE:
+            flush()
+            if segments and segments[-1].kind != "pause":
+                segments.append(Segment("pause", PAUSE_COMMA, source="space"))
         elif 0 <= (k := ord(ch) - _JYUTPING_PLACE) < len(written):
             flush()
             segments.append(Segment("reading", written[k][0], written[k][1], "jyutping"))

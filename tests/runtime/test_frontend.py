@@ -157,3 +157,14 @@ def test_a_digit_for_a_han_numeral_leaves_the_next_syllable_as_the_han_text_read
 def test_a_romanised_particle_takes_the_particles_tone(frontend):
     r = frontend("好正ge")
     assert r.jyutping[-1] == "ge3" and r.sources[-1] == "particle"  # an English word's high level tone: ge1
+
+
+@pytest.mark.parametrize("spaced, joined", [
+    ("喺佢監視下 開始生活", "喺佢監視下開始生活"), ("喺呢個制度下 如果唔係", "喺呢個制度下如果唔係"),
+    ("我哋需要相信 地球會製造我哋嘅家", "我哋需要相信地球會製造我哋嘅家")])
+def test_a_space_between_phrases_is_a_pause_that_the_dictionary_reads_across(frontend, spaced, joined):
+    """A subtitle's space is a pause for the voice, not a word's end: read as its own run, 監視下 took the context
+    rule for 下 at a run's end (haa5, the 睇下 of conversation) where the text goes on, haa6."""
+    with_space, without = frontend(spaced), frontend(joined)
+    assert with_space.jyutping == without.jyutping
+    assert "<,>" in with_space.encoded.phones and "<,>" not in without.encoded.phones
