@@ -14,8 +14,10 @@ from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.frontend import Frontend
 from cantoedge.runtime.jyutping import JyutpingError, parse_jyutping
 from cantoedge.runtime.lexicon import parse_lexicon
+from cantoedge.runtime.plain_words import PlainWords
 
 from .hkcancor import HKUtterance
+from .plain_words import plain_words
 
 MIN_OCCURRENCES = 3  # HKCanCor overrides ToJyutping only on evidence from at least this many places ...
 MIN_AGREEMENT = 0.9  # ... that read it one way at least this often: both readings accepted -> ToJyutping stays
@@ -84,15 +86,15 @@ def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend) -
     """Settled readings per character and neighbour context, for the characters ``frontend`` (ToJyutping and
     the lexicon) misreads in at least MIN_OCCURRENCES training places; sorted, so the file is deterministic.
     The evidence is where a rule applies: places where the dictionary reads the character alone, not inside a
-    longer word, whose reading the frontend keeps."""
+    longer word nor a plain word (天下), whose reading the frontend keeps."""
     counts: dict[tuple[str, str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     misread: collections.Counter[str] = collections.Counter()
     for utt in utterances:
         for text, ref in han_runs(utt):
-            words = frontend.words(text)
+            places = frontend.rule_places(text)
             for i, ((ch, got), want) in enumerate(zip(frontend.read_han(text), ref)):
                 misread[ch] += got != want
-                if len(words[i]) != 1:
+                if not places[i]:
                     continue
                 for context, neighbours in zip(CONTEXTS, context_keys(text, i)):
                     counts[(ch, context, neighbours)][want] += 1
@@ -154,18 +156,24 @@ def syllable_agreement(name: str, predict: Callable[[str], Sequence[str | None]]
     return Agreement(name, matched, total)
 
 
-def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[ContextRule]]:
-    """The lexicon, then the context rules for what ToJyutping and that lexicon still misread: the two files
-    `cantoedge corpus lexicon` writes."""
+def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[ContextRule],
+                                                          dict[str, tuple[str, ...]]]:
+    """The lexicon, then the context rules for what ToJyutping and that lexicon still misread, learnt outside the
+    plain words, and the plain words of the characters that have rules: the three files `cantoedge corpus
+    lexicon` writes."""
     entries = build_lexicon(train)
-    return entries, build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([])))
+    plain = plain_words(base_dictionary().layered(entries))
+    rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([]),
+                                                plain_words=PlainWords(plain)))
+    return entries, rules, plain_words(base_dictionary().layered(entries), {r.char for r in rules})
 
 
 def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:
     """The frontend with a lexicon and context rules built from ``train``, and with the lexicon alone."""
-    entries, rules = build_g2p_data(train)
+    entries, rules, plain = build_g2p_data(train)
     return {"lexicon": Frontend(lexicon=entries, context=ContextRules([])),
-            "lexicon + context rules": Frontend(lexicon=entries, context=ContextRules(rules))}
+            "lexicon + context rules": Frontend(lexicon=entries, context=ContextRules(rules),
+                                                plain_words=PlainWords(plain))}
 
 
 def cross_conversation_agreement(utterances: Sequence[HKUtterance], folds: int = 5) -> dict[str, Agreement]:

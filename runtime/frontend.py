@@ -12,6 +12,7 @@ from .jyutping import JyutpingError, Syllable, parse_syllable
 from .lexicon import load_lexicon
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
+from .plain_words import PlainWords, load_plain_words
 
 
 def _warn(message: str, *args: object) -> None:
@@ -150,13 +151,22 @@ class Frontend:
     """Text to syllables and tokens, with numpy-free pure-Python lookups (device safe)."""
 
     def __init__(self, lexicon: dict[str, str] | None = None, inventory: Inventory | None = None,
-                 strict: bool = False, context: ContextRules | None = None):
-        """``lexicon={}`` and ``context=ContextRules([])`` read as plain ToJyutping; None: the bundled ones."""
+                 strict: bool = False, context: ContextRules | None = None, plain_words: PlainWords | None = None):
+        """``lexicon={}`` and ``context=ContextRules([])`` read as plain ToJyutping; None: the bundled ones
+        (``plain_words``: the words inside which no context rule applies)."""
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
         self._dictionary = base_dictionary().layered(entries)  # ToJyutping's words, the lexicon over them
         self._context = load_context_rules() if context is None else context  # then neighbours, per character
+        self._plain = load_plain_words() if plain_words is None else plain_words
+
+    def rule_places(self, text: str) -> list[bool]:
+        """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
+        and no plain word (天下) holds it. The rules are learnt on these places and applied on them only."""
+        matches = self._dictionary.matches(text)
+        alone = [len(word) == 1 and reading is not None for _, reading, word in matches]
+        return [alone[i] and self._plain.covering(text, i, alone.__getitem__) is None for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
         """For each character of a Han run, the dictionary word it is read in (the character itself where it is a
@@ -176,7 +186,9 @@ class Frontend:
         reading (a rule wrote 年度 after a year: 度 dou6, where HKCanCor's 一年度, "about a year", taught 度 after 年
         dou2)."""
         out = []
-        for i, (ch, reading, word) in enumerate(self._dictionary.matches(text)):
+        matches = self._dictionary.matches(text)
+        alone = [len(word) == 1 and reading is not None for _, reading, word in matches]
+        for i, (ch, reading, word) in enumerate(matches):
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
                 continue
@@ -188,10 +200,16 @@ class Frontend:
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by
             # rules learnt where 重 and 會 stand alone)
             rule = self._context.decide(text, i) if len(word) == 1 and i not in rewritten else None
-            if rule is not None and rule.reading != reading:
-                out.append((ch, rule.reading, "context", rule.describe()))
-                continue
             source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
+            if rule is not None and rule.reading != reading:
+                # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it
+                plain = self._plain.covering(text, i, alone.__getitem__)
+                if plain is None:
+                    out.append((ch, rule.reading, "context", rule.describe()))
+                    continue
+                out.append((ch, reading, source, f"{source} character, inside the plain word {plain} (rime-cantonese)"
+                            f", where the context rule {ch} {rule.where()} → {rule.reading} does not apply"))
+                continue
             out.append((ch, reading, source, f"{source} word {word}" if len(word) > 1 else f"{source} character"))
         return out
 

@@ -66,11 +66,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Write the words HKCanCor's training split reads one way (at least 90 % of at "
                                    "least 3 occurrences) where ToJyutping reads them otherwise, then the context "
                                    "rules: for the characters ToJyutping and that lexicon still misread, the "
-                                   "neighbouring characters after which HKCanCor's reading is just as settled. "
-                                   "Where HKCanCor reads a word or context two ways, ToJyutping's reading stays.")
+                                   "neighbouring characters after which HKCanCor's reading is just as settled, "
+                                   "learnt and applied outside the words rime-cantonese reads as their characters "
+                                   "(天下: 下 haa6). Where HKCanCor reads a word or context two ways, ToJyutping's "
+                                   "reading stays.")
     lx.add_argument("--out", type=output_file, help="file to write (default: the package's runtime/data/lexicon.tsv)")
     lx.add_argument("--context-out", type=output_file,
                     help="context rules file to write (default: the package's runtime/data/context.tsv)")
+    lx.add_argument("--plain-out", type=output_file,
+                    help="plain words file to write: rime-cantonese's words that read as their characters, inside "
+                         "which no context rule applies (default: the package's runtime/data/plain_words.tsv)")
     lx.set_defaults(run=_lexicon)
 
     gd = cs.add_parser("g2p-dict", help="recompile ToJyutping's dictionary into runtime/data/tojyutping.tsv",
@@ -204,16 +209,19 @@ def _calib_set(args: argparse.Namespace) -> int:
 def _lexicon(args: argparse.Namespace) -> int:
     from cantoedge.datasets.hkcancor import load_annotated
     from cantoedge.datasets.lexicon import build_g2p_data, write_context_rules, write_lexicon
+    from cantoedge.datasets.plain_words import write_plain_words
 
     data = Path(__file__).resolve().parents[1] / "runtime" / "data"
     out = Path(args.out) if args.out else data / "lexicon.tsv"
     context_out = Path(args.context_out) if args.context_out else data / "context.tsv"
+    plain_out = Path(args.plain_out) if args.plain_out else data / "plain_words.tsv"
     train = [u for u in load_annotated() if u.split == "train"]
-    entries, rules = build_g2p_data(train)
+    entries, rules, plain = build_g2p_data(train)
     write_lexicon(entries, out)
     write_context_rules(rules, context_out)
+    write_plain_words(plain, plain_out)
     print(f"{len(entries)} words -> {out}\n{len(rules)} context rules for {len({r.char for r in rules})} "
-          f"characters -> {context_out}")
+          f"characters -> {context_out}\n{len(plain)} plain words (rime-cantonese) -> {plain_out}")
     return 0
 
 

@@ -14,6 +14,7 @@ from cantoedge.runtime.context import ContextRules, load_context_rules
 from cantoedge.runtime.dictionary import base_dictionary
 from cantoedge.runtime.frontend import Frontend
 from cantoedge.runtime.lexicon import load_lexicon
+from cantoedge.runtime.plain_words import PlainWords
 
 PLAIN = dict(lexicon={}, context=ContextRules([]))  # plain ToJyutping
 
@@ -47,11 +48,16 @@ def test_context_rules_learn_collocations_and_explain_themselves():
     utts = [utterance(("睇", "tai2"), ("下", "haa5"), n=i) for i in range(5)]
     utts += [utterance(("樓", "lau4"), ("下", "haa6"), n=i) for i in range(5)]
     utts += [utterance(("坐", "co5"), ("下", "haa5" if i % 2 else "haa6"), n=i) for i in range(6)]
-    plain = Frontend(**PLAIN)
+    plain = Frontend(**PLAIN, plain_words=PlainWords(set()))
     rules = build_context_rules(utts, plain)
     after = {(r.neighbours, r.reading) for r in rules if r.char == "下" and r.context == "before"}
     assert after == {("睇", "haa5"), ("樓", "haa6")}  # 坐下 is read both ways: no rule
-    ours = Frontend(lexicon={}, context=ContextRules(rules))
+    # 樓下 is a plain word (rime-cantonese reads it lau4 haa6, as the dictionary reads its characters alone): no
+    # rule is learnt there, nor needed
+    rules_outside = build_context_rules(utts, Frontend(**PLAIN, plain_words=PlainWords({"樓下"})))
+    assert {(r.neighbours, r.reading) for r in rules_outside if r.char == "下" and r.context == "before"} == \
+        {("睇", "haa5")}
+    ours = Frontend(lexicon={}, context=ContextRules(rules), plain_words=PlainWords(set()))
     assert [s for _, s in ours.read_han("你睇下")][-1] == "haa5"
     assert [s for _, s in ours.read_han("佢喺樓下")][-1] == "haa6"
     changed = [e for e in ours.explain_han("你睇下") if e[2] == "context"]
@@ -71,19 +77,22 @@ def test_the_surest_rule_wins_and_edges_are_contexts():
     assert rules.decide("係咪呢", 2).where() == "at the end"
 
 
-@pytest.mark.slow  # reads HKCanCor and builds both files (10 s)
+@pytest.mark.slow  # reads HKCanCor and builds the three files (10 s)
 def test_the_bundled_files_are_what_cantoedge_corpus_lexicon_builds(tmp_path):
     from importlib import resources
 
     from cantoedge.datasets.hkcancor import load_annotated
     from cantoedge.datasets.lexicon import build_g2p_data, write_context_rules, write_lexicon
+    from cantoedge.datasets.plain_words import write_plain_words
     from cantoedge.runtime.context import CONTEXT_FILE, parse_rules
 
-    entries, rules = build_g2p_data([u for u in load_annotated() if u.split == "train"])
+    entries, rules, plain = build_g2p_data([u for u in load_annotated() if u.split == "train"])
     write_lexicon(entries, tmp_path / "lexicon.tsv")
     write_context_rules(rules, tmp_path / "context.tsv")
+    write_plain_words(plain, tmp_path / "plain_words.tsv")
     data = resources.files("cantoedge.runtime").joinpath("data")
     assert (tmp_path / "lexicon.tsv").read_text("utf-8") == data.joinpath("lexicon.tsv").read_text("utf-8")
+    assert (tmp_path / "plain_words.tsv").read_bytes() == data.joinpath("plain_words.tsv").read_bytes()
     bundled = data.joinpath("context.tsv").read_text("utf-8")
     assert (tmp_path / "context.tsv").read_text("utf-8") == bundled
     assert len(parse_rules(bundled, CONTEXT_FILE)) > 1000  # every bundled line is a valid rule

@@ -1,0 +1,58 @@
+"""Builds the plain words (runtime/plain_words.py) from rime-cantonese's dictionary, which pycantonese ships:
+words of 2 to 6 Han characters whose every character it reads as the frontend's dictionary reads it alone."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from cantoedge.runtime.dictionary import SortedWords, WordDictionary, split_header
+from cantoedge.runtime.fileio import atomic_write_text
+from cantoedge.runtime.marks import is_han
+from cantoedge.runtime.plain_words import LONGEST, SHORTEST
+
+HEADER = ("# word<TAB>jyutping, comma-separated: rime-cantonese's words (CC BY 4.0, via pycantonese) that read as\n"
+          "# their characters alone, for characters with context rules; sorted by UTF-8 bytes.\n"
+          "# Regenerate with: cantoedge corpus lexicon\n")
+
+
+@lru_cache(maxsize=1)
+def rime_words() -> dict[str, tuple[str, ...]]:
+    """rime-cantonese's words of SHORTEST to LONGEST Han characters, one syllable each, with their readings (its
+    first where it has several)."""
+    import pycantonese
+
+    path = Path(pycantonese.__file__).parent / "data" / "rime_cantonese" / "chars_to_jyutping.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"pycantonese {pycantonese.__version__} has no rime-cantonese data at {path}")
+    words = {}
+    for word, reading in json.loads(path.read_text("utf-8")).items():
+        syllables = tuple(reading.split())
+        if SHORTEST <= len(word) <= LONGEST and all(map(is_han, word)) and len(syllables) == len(word):
+            words[word] = syllables
+    return words
+
+
+def plain_words(dictionary: WordDictionary, chars: set[str] | None = None) -> dict[str, tuple[str, ...]]:
+    """The rime-cantonese words that ``dictionary`` reads as rime does, character by character alone; with
+    ``chars``, only those holding one of them (the characters with context rules)."""
+    alone: dict[str, str | None] = {}
+
+    def reading(ch: str) -> str | None:
+        if ch not in alone:
+            alone[ch] = dictionary.matches(ch)[0][1]
+        return alone[ch]
+
+    return {word: syllables for word, syllables in rime_words().items()
+            if (chars is None or any(ch in chars for ch in word))
+            and all(reading(ch) == s for ch, s in zip(word, syllables))}
+
+
+def write_plain_words(words: dict[str, tuple[str, ...]], path: Path) -> None:
+    lines = sorted(f"{w}\t{','.join(s)}\n".encode() for w, s in words.items())
+    body = b"".join(lines)
+    found = SortedWords(split_header(HEADER.encode() + body))  # never write a file the runtime misreads
+    if any(found.get(w) != ",".join(s) for w, s in list(words.items())[:100]):
+        raise ValueError("plain words: the written file does not find its own words")
+    atomic_write_text(path, HEADER + body.decode("utf-8"))

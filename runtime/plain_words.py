@@ -1,0 +1,50 @@
+"""Words that read as their characters do alone (天下 tin1 haa6, 旗下, 上下): ToJyutping's file lists only the words
+whose reading differs from their characters', so the dictionary reads these characters alone and a context rule
+learnt from HKCanCor's conversations could re-read one (下 at a run's end -> haa5, the 睇下 of conversation, took
+the 下 of 天下). A context rule does not apply inside such a word, as it does not inside a dictionary word. The
+words are rime-cantonese's (CC BY 4.0, via pycantonese) whose every character it reads as the bundled dictionary
+reads that character alone, kept where a character has context rules; `cantoedge corpus lexicon` writes them
+with the rules. Searched in place like the dictionary (device safe, parsed on first need)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container
+from functools import lru_cache
+
+from .datafiles import read_package_bytes
+from .dictionary import SortedWords, split_header
+
+PLAIN_WORDS_FILE = "data/plain_words.tsv"  # word<TAB>its readings, comma-separated; sorted by UTF-8 bytes
+SHORTEST, LONGEST = 2, 6  # the words' lengths in characters
+
+
+class PlainWords:
+    """A set of plain words (the bundled file's, or any container of words); ``covering`` finds one around a
+    character."""
+
+    def __init__(self, words: Container[str] | None = None):
+        self._words = words
+
+    @property
+    def words(self) -> Container[str]:
+        if self._words is None:  # the bundled file, read the first time a rule would re-read a character
+            self._words = SortedWords(split_header(read_package_bytes(PLAIN_WORDS_FILE)))
+        return self._words
+
+    def covering(self, text: str, i: int, alone: Callable[[int], bool]) -> str | None:
+        """A plain word of ``text`` that holds character ``i`` and whose characters the dictionary all reads
+        alone (``alone(j)``), or None."""
+        n = len(text)
+        for start in range(max(0, i - LONGEST + 1), i + 1):
+            for end in range(max(i + 1, start + SHORTEST), min(n, start + LONGEST) + 1):
+                if not all(alone(j) for j in range(start, end)):
+                    break
+                if text[start:end] in self.words:
+                    return text[start:end]
+        return None
+
+
+@lru_cache(maxsize=1)
+def load_plain_words() -> PlainWords:
+    """The bundled words (runtime/data/plain_words.tsv), read on first use."""
+    return PlainWords()
