@@ -10,12 +10,14 @@ from .numbers import read_count, read_decimal, read_integer, read_scaled
 
 # Other currencies, said after the amount as Hong Kong news says them (US$100 -> 一百美元, RMB100 -> 一百元人民幣):
 # a sign or code before the amount, or a code after it. HK$ and $ are read by read_dollars (蚊, 毫, 仙). ¥ is read
-# as yen, though Hong Kong writes it for renminbi too (a price in Japan is the commoner).
+# as yen, though Hong Kong writes it for renminbi too (a price in Japan is the commoner), except after 人民幣 or
+# before 元 (人民幣¥300, ¥300元: 三百元).
 CURRENCIES = {"US$": "美元", "USD": "美元", "NT$": "新台幣", "TWD": "新台幣",
               "A$": "澳元", "AU$": "澳元", "AUD": "澳元", "C$": "加元", "CA$": "加元", "CAD": "加元",
               "S$": "新加坡元", "SGD": "新加坡元", "NZ$": "紐元", "NZD": "紐元", "MOP$": "澳門元", "MOP": "澳門元",
               "£": "英鎊", "GBP": "英鎊", "€": "歐元", "EUR": "歐元", "RMB": "元人民幣", "CNY": "元人民幣",
-              "JPY": "日圓", "¥": "日圓", "HKD": "港元", "₩": "韓圜", "KRW": "韓圜", "฿": "泰銖", "THB": "泰銖"}
+              "JPY": "日圓", "¥": "日圓", "HKD": "港元", "₩": "韓圜", "KRW": "韓圜", "฿": "泰銖", "THB": "泰銖",
+              "₱": "披索", "₹": "盧比", "₽": "盧布", "₫": "越南盾"}
 HAN_MULTIPLIERS = "十萬|百萬|千萬|萬億|萬|億|千|百"  # written after a sum: $500萬
 
 
@@ -80,6 +82,8 @@ def read_foreign(m: re.Match[str]) -> str:
     """An amount in another currency: the number (times K, M, B or bn; a Han multiplier kept), then the currency."""
     latin = m.group("lat")
     text = read_scaled(m.group("num"), latin.lower()) if latin else read_amount(m.group("num"))
+    if m.group("cur") == "¥" and (m.string.endswith("人民幣", 0, m.start()) or m.string.startswith("元", m.end())):
+        return text + (m.group("han") or "") + ("" if m.string.startswith("元", m.end()) else "元")  # renminbi
     return text + (m.group("han") or "") + currency_word(m.group("cur"))
 
 

@@ -135,6 +135,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     # other currencies, said after the amount; ¥ (yen or renminbi) is left alone
     ("US$100", "一百美元"), ("US$12.50", "十二點五美元"), ("£50", "五十英鎊"), ("€20", "二十歐元"),
     ("₩10000", "一萬韓圜"), ("฿500", "五百泰銖"), ("$5毫", "五毫"), ("$2毫子", "兩毫子"),
+    ("₱1000", "一千披索"), ("₹500", "五百盧比"), ("人民幣¥300", "人民幣三百元"), ("¥300元", "三百元"),
+    ("日本¥3000", "日本三千日圓"),
     ("RMB100", "一百元人民幣"), ("RMB1.2億", "一點二億元人民幣"), ("US$1.5M", "一百五十萬美元"),
     ("USD 100", "一百美元"), ("100 HKD", "一百港元"), ("NT$500", "五百新台幣"), ("EUR 1,000", "一千歐元"),
     # scores, ratios and products (a colon before two digits is still a time)
