@@ -372,7 +372,16 @@ _WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({WEEKDAY})\s?(?:[-–~至]|\sto\s)\
 # ... and one weekday written short before a time or a date (Fri 5pm, Sat 3/8): 星期五, as the range is said;
 # letter-to-sound read Fri fi1 (a full name, Friday, stays the English word)
 _WEEKDAY_SHORT = re.compile(r"(?<![A-Za-z])(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)\.?"
-                            r"(?=\s\d)")
+                            r"(?=\s\d{1,2}(?!\d))")  # (not a score: SAT 1500分 is the test)
+
+
+_CLOCK_AFTER = LazyPattern(r"\s\d{1,2}(?::\d\d|點)", gated=False)
+
+
+def _short_weekday(m: re.Match[str]) -> str:
+    """Fri 5pm, Sat 3/8: the weekday as the range is said, and a pause before a clock's time (SAT 10:00 read
+    星期六十點, one number)."""
+    return read_weekday(m.group(1)) + ("，" if _CLOCK_AFTER.match(m.string, m.end()) else "")
 
 
 # A hum written in letters (hmm, hmmm, hm, mmm) is 嗯, as Cantonese writes it; English read hmm as hu1 mu2 and mmm as
@@ -557,7 +566,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     text = place_names(text)
     text = _FLOOR.sub(lambda m: FLOORS[m.group(1)] + ("至" if m.group(2) else ""), text)
     text = _WEEKDAY_RANGE.sub(marked("date", read_weekday_range), text)
-    text = expand_numbers(_WEEKDAY_SHORT.sub(marked("date", lambda m: read_weekday(m.group(1))), text))
+    text = expand_numbers(_WEEKDAY_SHORT.sub(marked("date", _short_weekday), text))
     if any(ch in GREEK_NAMES for ch in text):
         text = _GREEK_LETTER.sub(lambda m: f" {GREEK_NAMES[m.group()]} ", text)
     segments: list[Segment] = []

@@ -790,8 +790,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"{_MINUS_AFTER}-(?=\d+(?:\.\d+)?度)"), lambda m: "零下"),
         (LazyPattern(rf"{_MINUS_AFTER}-(?=\d)"), lambda m: "負"),
         # a hyphen between a word and its number is part of a name, said without a pause (COVID-19, G-7, F-16), and so
-        # is the dot of a school form (F.5, P.6, S.3: 中五, 小六, 中三 written as Form 5, Primary 6, Secondary 3)
-        (LazyPattern(r"(?<![A-Za-z])([FPS])\.(?=\d(?!\d|\.\d))"), lambda m: m.group(1) + " "),
+        # is the dot of a school form (F.5, P.6, S.3, K.3: 中五, 小六, 中三, 高班 written as Form 5, Primary 6,
+        # Secondary 3, a kindergarten's third year)
+        (LazyPattern(r"(?<![A-Za-z])([FPSK])\.(?=\d(?!\d|\.\d))"), lambda m: m.group(1) + " "),
         (LazyPattern(r"(?<=[A-Za-z])-(?=\d)"), lambda m: " "),
         # a version or an address of dotted numbers (2.3.1, 192.168.1.1): each number, 點 between them, as it is
         # said (二點三點一; a part of three digits or more digit by digit); a day.month.year is a date (31.12.2024)

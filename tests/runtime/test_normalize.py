@@ -733,3 +733,12 @@ def test_fractions_in_a_sum_a_time_signature_and_a_verse(text, expected):
 def test_a_court_cases_number_and_year_are_read_digit_by_digit(text, expected):
     """HCAL 123/2024 read 一二三兩千零二十四: a case's number and its year, as a court list says them."""
     assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("SAT 1500分", "[S][A][T]一千五百分"), ("SAT 10:00", "星期六[<,>]十點"), ("Sat 3/8", "星期六八月三號"),
+    ("K.3畢業禮", "[K]三畢業禮")])
+def test_a_weekday_written_short_and_a_kindergarten_year(text, expected):
+    """SAT 1500分 read 星期六一千五百分 (the test's score), SAT 10:00 星期六十點, one number, and K.3's dot was a full
+    stop (K <.> 三)."""
+    assert han(text) == expected
