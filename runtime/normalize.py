@@ -296,21 +296,31 @@ _ENCLOSED_NUMBER = re.compile("[\u2460-\u24ff\u2776-\u2793\u3251-\u325f\u32b1-\u
 _ROMAN_NUMERAL = re.compile("[\u2160-\u2188]")
 
 
+def _marker_pause(m: re.Match[str], marker: bool = True) -> str:
+    """A list's pause before a number written as one character after a digit (12① is 12、1, not 121), and before a
+    list's marker after words (準備材料②落鑊 ran the item into the next marker's number, 材料二)."""
+    if m.string[m.start() - 1:m.start()].isdigit():
+        return "、"
+    before = m.string[:m.start()].rstrip(" ")[-1:]
+    return "、" if marker and before and (before.isdigit() or before.isalpha()) else ""  # (Han is alphabetic too)
+
+
 def numbers_as_digits(text: str) -> str:
-    """Each enclosed number (①, ⑴, ⒈, ❶) as its digits and a list's pause (①②③ -> 1、2、3、), and each Roman
+    """Each enclosed number (①, ⑴, ⒈, ❶, 1️⃣) as its digits and a list's pause (①②③ -> 1、2、3、), and each Roman
     numeral character as its digits (第Ⅲ期 -> 第3期)."""
     def number(m: re.Match[str], marker: bool) -> str:
         value = unicodedata.numeric(m.group(), None)
         if value is None:
             return m.group()
-        before = "、" if m.string[m.start() - 1:m.start()].isdigit() else ""  # 12① is 12、1, not 121
-        return f"{before}{int(value)}{'、' if marker else ''}"
+        return f"{_marker_pause(m, marker)}{int(value)}{'、' if marker else ''}"
 
     def roman_marker(m: re.Match[str]) -> bool:
         """A Roman numeral before another or a digit is a list's marker too: ⅰⅱ is 1、2, not 12."""
         return bool(_ROMAN_NUMERAL.match(m.string, m.end())) or m.string[m.end():m.end() + 1].isdigit()
 
     text = _ENCLOSED_NUMBER.sub(lambda m: number(m, True), text)
+    if "\u20e3" in text or "\U0001f51f" in text:  # a keycap (1️⃣ 準備材料, 🔟) is a list's marker too
+        text = re.sub("([0-9])\ufe0f?\u20e3|\U0001f51f", lambda m: f"{_marker_pause(m)}{m.group(1) or 10}、", text)
     return _ROMAN_NUMERAL.sub(lambda m: number(m, roman_marker(m)), text)
 
 
@@ -641,6 +651,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             pause(PAUSE_COMMA)  # between words, a list's or a choice's (顏色：黑/白/灰, 男/女): it ran them together
         elif ch == "】" and text[i + 1:].strip() or ch == "/" and text[i - 1:i] == " " == text[i + 1:i + 2]:
             pause(PAUSE_COMMA)  # after a headline's tag (【快訊】港股) and at a slash set apart (Tel: … / Fax: …)
+        elif ch == "#" and text[i - 1:i] in ("", " ") and text[i + 1:i + 2].isalpha():  # (Han is alphabetic too)
+            pause(PAUSE_COMMA)  # a hashtag's start (#香港 #美食 #打卡: they ran together, 香港美食打卡)
         elif ch in "()" and _bracket_pauses(text, i):
             pause(PAUSE_COMMA)  # an aside: 每堂$350（90分鐘）, 4.8/5（2,345個評價） ran the numbers together
         elif ch == " " and _between_numbers(text, i):

@@ -429,7 +429,9 @@ def test_an_o_before_a_character_is_the_character_with_a_mouth_beside_it(text, e
     ("①②③", "一[<,>]二[<,>]三[<,>]"), ("①準備材料", "一[<,>]準備材料"), ("⑴⑵", "一[<,>]二[<,>]"),
     ("⒈⒉", "一[<,>]二[<,>]"), ("❶", "一[<,>]"), ("㉑", "二十一[<,>]"),
     ("第Ⅲ期", "第三期"), ("Ⅱ型糖尿病", "二型糖尿病"), ("ⅰⅱ", "一[<,>]二"),
-    ("76①5", "七十六[<,>]一[<,>]五"), ("12Ⅱ", "十二[<,>]二")])  # not run into the digits before
+    ("76①5", "七十六[<,>]一[<,>]五"), ("12Ⅱ", "十二[<,>]二"),  # not run into the digits before
+    ("①準備材料②落鑊", "一[<,>]準備材料[<,>]二[<,>]落鑊"), ("1️⃣ 準備材料 2️⃣ 落鑊", "一[<,>]準備材料[<,>]二[<,>]落鑊"),
+    ("🔟", "十[<,>]")])  # nor into the item before, and a keycap too
 def test_an_enclosed_number_is_a_list_marker_of_its_own(text, expected):
     """NFKC ran ①②③ together into 123 (一百二十三) and ⒈⒉ into 1.2; ❶ was dropped with a warning; a Roman numeral
     character became letters (III, spelled)."""
@@ -741,4 +743,11 @@ def test_a_court_cases_number_and_year_are_read_digit_by_digit(text, expected):
 def test_a_weekday_written_short_and_a_kindergarten_year(text, expected):
     """SAT 1500分 read 星期六一千五百分 (the test's score), SAT 10:00 星期六十點, one number, and K.3's dot was a full
     stop (K <.> 三)."""
+    assert han(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("#香港 #美食 #打卡", "香港[<,>]美食[<,>]打卡"), ("#2 樓主", "二樓主"), ("樓主#2", "樓主二")])
+def test_each_hashtag_starts_after_a_pause(text, expected):
+    """Hashtags ran together (香港美食打卡); a number sign stays silent."""
     assert han(text) == expected
