@@ -150,6 +150,9 @@ _FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的秒"
 _PRICE_SLASH = r"(?<=[蚊元毫仙]\ue00f)\s?/\s?"
 # Where a number starts: not right after a digit, nor after a decimal point (the 5 of 3.5 starts none)
 _NUMBER_START = r"(?<!\d)(?<!\d\.)"
+# Where a number ends: no digit, decimal or group of thousands after it; a comma before anything else ends a clause
+# (NFKC writes the full-width comma as one: 密碼為482913，5分鐘內有效 read the password as a sum)
+_NUMBER_END = r"(?!\d|\.\d|,\d{3}(?!\d))"
 # Where a fraction's numerator may start: not inside a number, nor after a currency sign (a price for a number of
 # things, $29.9/2件, is no fraction)
 _FRACTION_START = r"(?<![\d$£€¥])(?<!\d[./])"
@@ -422,7 +425,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # as one): one number, before Han text or a percentage, or after a currency sign (it read 二零零零, a phone's
         # digits)
         (LazyPattern(r"(?:(?<=[$£€¥])|(?<![\dA-Za-z,.])(?<!\d )(?=[\d ]+\s?[\u4e00-\u9fff%]))"
-                    r"\d{1,3}(?: \d{3})+(?!\d|[.,]\d)"),
+                    r"\d{1,3}(?: \d{3})+" + _NUMBER_END),
          lambda m: m.group(0).replace(" ", "")),
         # 30°C -> 三十度 (NFKC writes ℃ as °C), 80°F -> 華氏八十度; the number is read by the rules below
         # (and 度C, 度F as some write them: 38.5度C)
@@ -640,11 +643,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # so is a lower-case x or × right after Han text, before a number (雞翼x2, 雞翼 ×2: 乘二; 部X2 is a name)
         times_after_han,
         # a card's or an account's number in groups of four (4111 1111 1111 1111, 1234-5678-9012): digit by digit
-        (LazyPattern(r"(?<!\d)(?<!\d[.,])\d{4}([ -])\d{4}(?:\1\d{4}){1,2}(?!\d|[.,]\d)"),
+        (LazyPattern(r"(?<!\d)(?<!\d[.,])\d{4}([ -])\d{4}(?:\1\d{4}){1,2}" + _NUMBER_END),
          _digits_written_apart),
         # a phone number with its country's code after a plus (+86 138 0013 8000, +1 (415) 555-1234, +44 20 7946 0958):
         # eight to fifteen digits in groups, said one by one without the plus; then Hong Kong's own:
-        (LazyPattern(r"(?<![\dA-Za-z+])\+[1-9]\d{0,2}(?:[\s-]?[(（]?\d{1,5}[)）]?){2,6}(?!\d|[.,]\d)"),
+        (LazyPattern(r"(?<![\dA-Za-z+])\+[1-9]\d{0,2}(?:[\s-]?[(（]?\d{1,5}[)）]?){2,6}" + _NUMBER_END),
          lambda m: _digits_written_apart(m) if 8 <= sum(ch.isdigit() for ch in m.group(0)) <= 15 else m.group(0)),
         # phone numbers, digit by digit: 2345 6789, +852 2345-6789, (852) 2345 6789, and eight digits written
         # together after a word for a phone (電話23456789, WhatsApp 91234567; elsewhere they are a number)
@@ -658,9 +661,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # ... and a hotline's or an extension's shorter number (熱線1823, 分機123, Ext. 2345), and the emergency number
         # dialled (打999, 999報警): 一八二三, 九九九, as they are said
         (LazyPattern(rf"((?:熱線|致電|電話|分機|內線|(?<![A-Za-z])(?i:tel|hotline|ext)){_BEFORE_PHONE_NUMBER})"
-                    rf"(\d{{3,7}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])(?!\s?[A-Za-z])"),
+                    rf"(\d{{3,7}}){_NUMBER_END}(?!\s?[{_COUNTED_PAIR}])(?!\s?[A-Za-z])"),
          _digit_by_digit(2, keep_prefix=True)),
-        (LazyPattern(rf"((?:打|撥|致電|(?<![A-Za-z])(?i:call|dial))\s?)(999|112)(?!\d|[.,]\d)(?!\s?[下{_COUNTED_PAIR}])"),
+        (LazyPattern(rf"((?:打|撥|致電|(?<![A-Za-z])(?i:call|dial))\s?)(999|112){_NUMBER_END}(?!\s?[下{_COUNTED_PAIR}])"),
          _digit_by_digit(2, keep_prefix=True)),
         (LazyPattern(r"(?<!\d)(?<!\d[.,])(?:999|911|112)(?=\s?(?:報警|求救|求助|召喚|緊急))"), _digit_by_digit()),
         # two neighbouring digits in a list before what they count are an estimate, said without the pause: 2、3個 ->
@@ -682,7 +685,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"(?<!\d)(?<!\d[.,])(\d{3,4})(?=\s?(?:事件|冠狀病毒病|恐襲|襲擊|[一二三四五六七八九十]+[周週]年))"),
          _digit_by_digit(1)),
         # ... and a model or an index named by its number (波音747, 747客機, 日經225): 七四七, 二二五, as they are said
-        (LazyPattern(r"(?<=波音|日經)\s?\d{3}(?!\d|[.,]\d)|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
+        (LazyPattern(r"(?<=波音|日經)\s?\d{3}" + _NUMBER_END + r"|(?<!\d)(?<!\d[.,])\d{3}(?=\s?(?:客機|噴射機))"),
          _digit_by_digit()),
         # ... and a name's year before an English word (1881 Heritage, 1997 Club): 一八八一, as the name is said
         (LazyPattern(r"(?<![\d$.,])(1[89]\d\d|20\d\d)(?= [A-Z][a-z]{2,})"), _digit_by_digit()),
@@ -690,7 +693,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # Boeing 747): 九五, 三六五, 二零二一, as they are said; below 20 it is a number (Windows 10, 11: 十, 十一), and
         # before what it counts a count (Office 20人)
         (LazyPattern(r"((?<![A-Za-z])(?i:windows|office|xbox|boeing|airbus)\s?)([2-9]\d|\d{3}|(?:19|20)\d\d)"
-                    rf"(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"), _digit_by_digit(2, keep_prefix=True)),
+                    rf"{_NUMBER_END}(?!\s?[{_COUNTED_PAIR}])"), _digit_by_digit(2, keep_prefix=True)),
         # ... and a day named by its date written month.day (10.1國慶, 5.1勞動節, 11.11優惠): 十一, 五一, 雙十一, as
         # the names are said, not 十點一; or its digits before a shopping festival (618購物節: 六一八)
         (LazyPattern(rf"(?<![\d第])(?<!\d[.,])(1[0-2]|[1-9])\.([1-9]|[12]\d|3[01])(?!\d|\.\d)(?=\s?(?:{_NAMED_DAY}))"),
@@ -725,7 +728,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
                     rf"(?:末|最後)\s?[四4]位|"
                     rf"(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
                     rf"(?<![A-Za-z])(?:(?i:order|ref|tracking|pin|otp|code|id|box)碼?|(?i:no)\.))[\s:：#係是為]*)"
-                    rf"(\d{{4,}})(?!\d|[.,]\d)(?!\s?[{_COUNTED_NOT_LABEL}])(?!\s?(?:{units})(?![A-Za-z]))"),
+                    rf"(\d{{4,}}){_NUMBER_END}(?!\s?[{_COUNTED_NOT_LABEL}])(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (LazyPattern(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
@@ -751,7 +754,7 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a file's reference, capitals and numbers joined by slashes (ABC/123/2024, HAD/12/34): the numbers digit by
         # digit, as a code's are (they read 一百二十三, 兩千零二十四)
         # (the capitals start it: 128GB/256GB is two sizes)
-        (LazyPattern(r"((?<![\dA-Za-z])[A-Z]{1,6}/)(\d+(?:/\d+)*)(?!\d|[.,]\d)"),
+        (LazyPattern(r"((?<![\dA-Za-z])[A-Z]{1,6}/)(\d+(?:/\d+)*)" + _NUMBER_END),
          _digit_by_digit(2, keep_prefix=True)),
         # three or more single digits joined by dashes are said one after another, not a range (4-4-2 陣式, 1-2-3)
         (LazyPattern(r"(?<!\d)(?<!\d[.\-–])\d(?:[-–]\d){2,}(?!\d|[.\-–]\d)"),
@@ -801,10 +804,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
          marked("number", lambda m: read_decimal(m.group(0)))),
         # digits written onto letters are a code (CX251, A380, HK01): three or more, or a leading zero, digit by
         # digit; one or two stay a number (PS5, Win10, M25)
-        (LazyPattern(r"(?<=[A-Za-z])(?:0\d*|\d{3,})(?!\d|[.,]\d)"), _digit_by_digit()),
+        (LazyPattern(r"(?<=[A-Za-z])(?:0\d*|\d{3,})" + _NUMBER_END), _digit_by_digit()),
         # ... or after them and a space or a dash (CX 888, RTX 4090, SKU-20241206), unless what it counts or a size's
         # unit follows (HSBC 1000股, SSD 512GB, RAM 512MB: 五百一十二)
-        (LazyPattern(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,}}(?!\d|[.,]\d)(?!\s?[{_COUNTED_PAIR}])"
+        (LazyPattern(rf"(?<![A-Za-z])(?<=[A-Z]{{2}} )\d{{3,}}{_NUMBER_END}(?!\s?[{_COUNTED_PAIR}])"
                     r"(?!\s?(?:[KMGTP]B|[kKMG]?Hz|mAh|Wh|W|mm|cm|ml|mL|kg)(?![A-Za-z]))"),
          _digit_by_digit()),
         # ... and three or more before a capital letter that is no unit (962X, 1205A室, 13700K, 2024Q3); one or two

@@ -410,7 +410,8 @@ def test_a_romanised_particle_after_han_text_is_the_particle(text, expected):
     ("4-4-2.", "四四二[<.>]"), ("1990-1999.", "一九九零至一九九九[<.>]"), ("比數3-1.", "比數三比一[<.>]"),
     ("Rm 1203.", "[Rm]一二零三[<.>]"), ("CX251，好", "[C][X]二五一[<,>]好"), ("佢話，911事件", "佢話[<,>]九一一事件"),
     ("好，100 USD", "好[<,>]一百美元"), ("搭101，好", "搭一零一[<,>]好"), ("坐車，962X", "坐車[<,>]九六二[X]"),
-    ("單號：123456789，你", "單號[<,>]一二三四五六七八九[<,>]你"), ("F.5.", "[F]五[<.>]")])
+    ("單號：123456789，你", "單號[<,>]一二三四五六七八九[<,>]你"), ("F.5.", "[F]五[<.>]"),
+    ("密碼為482913，5分鐘內有效", "密碼為四八二九一三[<,>]五分鐘內有效")])  # a comma before one digit: no group
 def test_a_full_stop_or_comma_beside_a_number_ends_the_sentence_not_the_rule(text, expected):
     """NFKC writes ，as a comma; a rule that took any comma or full stop next to its digits for more of the number
     missed them at a sentence's end (pi係3.14. read 三 <.> 十四, CX251， 兩百五十一)."""
