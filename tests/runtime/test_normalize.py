@@ -752,3 +752,8 @@ def test_a_weekday_written_short_and_a_kindergarten_year(text, expected):
 def test_each_hashtag_starts_after_a_pause(text, expected):
     """Hashtags ran together (香港美食打卡); a number sign stays silent."""
     assert han(text) == expected
+
+
+def test_top_before_a_ranking_is_the_word():
+    """TOP 10 and TOP3 were spelled, T O P."""
+    assert han("十大TOP 10") == "十大[TOP]十" and han("TOP3") == "[TOP]三"
