@@ -557,6 +557,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
         text = _EXPONENT.sub(_exponent, text)
     if "^" in text:
         text = _CARET_POWER.sub(lambda m: _power_said(m.group(1)), text)
+    if any("\u00bc" <= ch <= "\u00be" or "\u2150" <= ch <= "\u215e" for ch in text):  # 18¾: NFKC wrote 183⁄4
+        text = re.sub("(?<=[0-9])(?=[\u00bc-\u00be\u2150-\u215e])", "又", text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))

@@ -259,6 +259,12 @@ def _year_span(m: re.Match[str]) -> str:
     return m.group(0) if said_before(_AFTER_PHONE_WORD, m) else read_year_span(m)
 
 
+def _isotope(m: re.Match[str]) -> str:
+    """碳-14 -> 十四, 鈾-235 -> 二三五: an isotope's mass number as it is said (three digits one by one)."""
+    number = m.group(1)
+    return read_digits(number) if len(number) == 3 else read_integer(int(number))
+
+
 def _life_span(m: re.Match[str]) -> str:
     """(1980-2020) after a name: both years digit by digit, where the second is at most 120 years after the first
     (a price's (1000-1200) is left to the number rules)."""
@@ -413,6 +419,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(r"((?<![A-Za-z])ISBN[\s:：-]*)(\d[\d-]{8,16}[\dX])(?![\d-])"),
          marked("number", lambda m: "，".join(read_digits(g) if g.isdigit() else "X" for g in m.group(2).split("-")),
                 keep_prefix=True)),
+        # an isotope's hyphen is its name's, not a minus nor a range (碳-14, 鈾-235: 碳十四, 鈾二三五 as it is said;
+        # it read 碳負十四)
+        (LazyPattern(r"(?<=[碳氫氧氮鈾鈽鈷鍶碘銫鉀鐳氦氡氚氘鍀鐵])-(\d{1,3})(?![\d.])"),
+         marked("number", _isotope)),
         # a court case's number after its list's letters (HCAL 123/2024, DCCC 456/2023): the number and the year digit
         # by digit, a pause between (it read 一二三兩千零二十四)
         (LazyPattern(r"((?<![A-Za-z])[A-Z]{2,5}\s?)(\d{1,5})/((?:19|20)\d\d)(?![\d/])"),

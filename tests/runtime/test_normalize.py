@@ -757,3 +757,11 @@ def test_each_hashtag_starts_after_a_pause(text, expected):
 def test_top_before_a_ranking_is_the_word():
     """TOP 10 and TOP3 were spelled, T O P."""
     assert han("十大TOP 10") == "十大[TOP]十" and han("TOP3") == "[TOP]三"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("青山公路18¾咪", "青山公路十八又四分之三咪"), ("1½杯", "一又二分之一杯"), ("½", "二分之一"),
+    ("碳-13同碳-14", "碳十三同碳十四"), ("鈾-235", "鈾二三五"), ("氣溫-5度", "氣溫零下五度")])
+def test_a_mixed_number_and_an_isotope(text, expected):
+    """NFKC wrote 18¾ as 183⁄4 (四分之一百八十三), and 碳-14's hyphen was a minus (碳負十四)."""
+    assert han(text) == expected
