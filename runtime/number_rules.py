@@ -144,8 +144,9 @@ _DAYS_SPAN_AFTER = re.compile(r"日(?:[前後內]|之[前後內]|\s?[\d一兩三
 _DAYS_SPAN_BEFORE = ("住", "隔離", "最近", "連續", "一連", "每", "過去", "未來", "休息", "放", "前", "等", "留", "需時",
                      "歷時", "咗", "左", "多", "再", "有", "得", "要", "做")
 
-# What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人)
-_FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的秒"
+# What a fraction (not a day and month) is written before: measure words and 嘅/的 (1/2杯, 3/4個, 1/3嘅人), and 倍
+# (5/2倍: 二分之五倍; it read 二月五號倍)
+_FRACTION_OF = "杯碗份匙磅斤條塊件張粒次隻個啲嘅的秒倍"
 # A slash right after a sum just rewritten ($50/位, $29.9/2件: the sum's currency word and the mark that ends it)
 _PRICE_SLASH = r"(?<=[蚊元毫仙]\ue00f)\s?/\s?"
 # Where a number starts: not right after a digit, nor after a decimal point (the 5 of 3.5 starts none)
