@@ -52,6 +52,13 @@ class ContextRule:
         return " ".join(filter(None, (f"before {chars}" if chars else "", "at the end" if edge else "")))
 
 
+def closes_written_clause(text: str, i: int) -> bool:
+    """下 closing a run that 在 or 於 opens (在一般情況下，在警方陪同下): "under", haa6, as the dictionary reads it.
+    HKCanCor's conversations taught 下 at a run's end haa5 (睇下，試下，) and hold two such clauses, so this is a
+    stated rule, as formal text writes it daily."""
+    return text[i] == "下" and i == len(text) - 1 and i > 1 and text[0] in "在於" and not text.startswith("於是")
+
+
 def context_keys(text: str, i: int) -> tuple[str, str, str, str]:
     """The neighbours of ``text[i]`` in CONTEXTS order: one and two characters either side, edges marked."""
     n = len(text)

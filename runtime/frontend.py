@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .context import ContextRules, load_context_rules
+from .context import ContextRules, closes_written_clause, load_context_rules
 from .dictionary import base_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
@@ -163,10 +163,12 @@ class Frontend:
 
     def rule_places(self, text: str) -> list[bool]:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
-        and no plain word (天下) holds it. The rules are learnt on these places and applied on them only."""
+        no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause. The rules are learnt on these
+        places and applied on them only."""
         matches = self._dictionary.matches(text)
         alone = [len(word) == 1 and reading is not None for _, reading, word in matches]
-        return [alone[i] and self._plain.covering(text, i, alone.__getitem__) is None for i in range(len(text))]
+        return [alone[i] and not closes_written_clause(text, i) and self._plain.covering(text, i, alone.__getitem__)
+                is None for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
         """For each character of a Han run, the dictionary word it is read in (the character itself where it is a
@@ -199,7 +201,8 @@ class Frontend:
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by
             # rules learnt where 重 and 會 stand alone)
-            rule = self._context.decide(text, i) if len(word) == 1 and i not in rewritten else None
+            rule = self._context.decide(text, i) if len(word) == 1 and i not in rewritten \
+                and not closes_written_clause(text, i) else None
             source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
             if rule is not None and rule.reading != reading:
                 # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it

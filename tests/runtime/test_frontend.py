@@ -172,3 +172,12 @@ def test_a_space_between_phrases_is_a_pause_that_the_dictionary_reads_across(fro
     with_space, without = frontend(spaced), frontend(joined)
     assert with_space.jyutping == without.jyutping
     assert "<,>" in with_space.encoded.phones and "<,>" not in without.encoded.phones
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("在一般情況下，市民應留在家中。", "haa6"), ("在警方陪同下，事主返回現場。", "haa6"),
+    ("於是佢就話要考慮下", "haa5"), ("你睇下，", "haa5")])
+def test_xia_closing_a_written_zoi_clause_is_under(frontend, text, reading):
+    """在…下 is "under" (haa6); HKCanCor's 下 at a run's end (睇下，) read it haa5. 於是 is "so", no clause."""
+    r = frontend(text)
+    assert r.jyutping[r.graphemes.index("下")] == reading
