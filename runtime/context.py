@@ -59,6 +59,13 @@ def closes_written_clause(text: str, i: int) -> bool:
     return text[i] == "下" and i == len(text) - 1 and i > 1 and text[0] in "在於" and not text.startswith("於是")
 
 
+def after_noun_phrase(text: str, i: int) -> bool:
+    """下 two characters after 嘅, 的 or 之 (佢嘅情況下, 老師嘅指導下, 的前提下): "under" a noun, so what follows it
+    (a run's end, 我, 佢) says nothing of its reading; the rules for what precedes it (試下, 睇下) still apply.
+    HKCanCor holds no such place, so this is a stated rule."""
+    return text[i] == "下" and i >= 3 and text[i - 3] in "嘅的之"
+
+
 def context_keys(text: str, i: int) -> tuple[str, str, str, str]:
     """The neighbours of ``text[i]`` in CONTEXTS order: one and two characters either side, edges marked."""
     n = len(text)
@@ -96,6 +103,8 @@ class ContextRules:
             return None
         best = None
         for context, neighbours in zip(CONTEXTS, context_keys(text, i)):
+            if context.startswith("after") and after_noun_phrase(text, i):
+                continue
             rule = table.get((context, neighbours))
             if rule is not None and (best is None or rule.strength > best.strength):
                 best = rule

@@ -181,3 +181,13 @@ def test_xia_closing_a_written_zoi_clause_is_under(frontend, text, reading):
     """在…下 is "under" (haa6); HKCanCor's 下 at a run's end (睇下，) read it haa5. 於是 is "so", no clause."""
     r = frontend(text)
     assert r.jyutping[r.graphemes.index("下")] == reading
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("佢嘅情況下，", "haa6"), ("喺老師嘅指導下同學完成咗", "haa6"), ("喺佢嘅情況下我哋", "haa6"),
+    ("你買嘅嘢睇下先", "haa5")])
+def test_xia_after_a_noun_phrase_is_under(frontend, text, reading):
+    """嘅情況下 is "under" (haa6): what follows 下 (a run's end, 我) says nothing of it there, while a verb before
+    it (睇下) still reads haa5."""
+    r = frontend(text)
+    assert r.jyutping[r.graphemes.index("下")] == reading
