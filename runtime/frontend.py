@@ -147,6 +147,11 @@ def gather_han(segments: list[Segment]) -> list[Segment | list[Segment]]:
     return out
 
 
+def _read_alone(matches: list[tuple[str, str | None, str]]) -> list[bool]:
+    """Per character of a run's dictionary matches: whether the dictionary reads it alone, as a word of its own."""
+    return [len(word) == 1 and reading is not None for _, reading, word in matches]
+
+
 class Frontend:
     """Text to syllables and tokens, with numpy-free pure-Python lookups (device safe)."""
 
@@ -165,8 +170,7 @@ class Frontend:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
         no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause. The rules are learnt on these
         places and applied on them only."""
-        matches = self._dictionary.matches(text)
-        alone = [len(word) == 1 and reading is not None for _, reading, word in matches]
+        alone = _read_alone(self._dictionary.matches(text))
         return [alone[i] and not closes_written_clause(text, i) and self._plain.covering(text, i, alone.__getitem__)
                 is None for i in range(len(text))]
 
@@ -189,7 +193,7 @@ class Frontend:
         dou2)."""
         out = []
         matches = self._dictionary.matches(text)
-        alone = [len(word) == 1 and reading is not None for _, reading, word in matches]
+        alone = _read_alone(matches)
         for i, (ch, reading, word) in enumerate(matches):
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
