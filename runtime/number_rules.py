@@ -522,9 +522,9 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"(?<!\d)(?<!\d[.,])(?P<num>{amount})(?:\s?(?P<lat>{scale})|(?P<han>{HAN_MULTIPLIERS}))?\s?"
                     rf"(?P<cur>{codes})(?![A-Za-z])"), marked("number", read_foreign)),
         # (not after a letter: Y2K is Y 二 K, a name, not two thousand)
-        # (not a route's letter: 九巴73K, 搭73K, 73K線)
+        # (not a route's letter: 九巴73K, 搭73K, 73K線; nor gold's carats: 18K金, 18K白金, 18K玫瑰金 are 十八 K)
         (LazyPattern(rf"((?i:HK)\$|港幣|\$)?\s?(?<![A-Za-z])(?<!{_ROUTE_OPERATOR})(?<![搭坐])"
-                    rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-zΩ])(?!\s?(?:路線|線|綫))"),
+                    rf"{_NUMBER_START}(\d+(?:\.\d+)?)\s?({scale})(?![A-Za-zΩ])(?!\s?(?:路線|線|綫|[白黃]?金|玫瑰金))"),
          marked("number", read_scaled_sum)),
         # $500萬 -> 五百萬蚊, HK$1.2億 -> 一點二億港元, $100萬元 -> 一百萬元: a Han multiplier goes before the currency,
         # and so does the digit of the next place that may follow 萬 or 千 ($2萬5 -> 兩萬五蚊, 25,000; $1萬2千)

@@ -379,7 +379,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("於2000至2005年", "於二零零零至二零零五年"), ("2000至2500人", "兩千至兩千五百人"),
     # a score after the win that names it; a route's K is no thousand; list markers after text pause on both sides
     ("聯盟大勝7-0", "聯盟大勝七比零"), ("不敵1-3", "不敵一比三"), ("搭九巴73K路線", "搭九巴七十三[K]路線"),
-    ("73K線", "七十三[K]線"), ("月薪30K", "月薪三萬"),
+    ("73K線", "七十三[K]線"), ("月薪30K", "月薪三萬"), ("18K金", "十八[K]金"),
     ("橋樑： (1) 聖拉菲大橋 (2) 金門大橋", "橋樑[<,>]一[<,>]聖拉菲大橋[<,>]二[<,>]金門大橋"),
     ("Wong² saa1", "[Wong2][saa1]"),  # a tone in superscript: Jyutping
     ("總面積7.99km2", "總面積七點九九平方公里"), ("2X4 規格", "二乘四規格"), ("2XL", "二[X][L]"),
