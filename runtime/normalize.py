@@ -539,13 +539,13 @@ def _between_numbers(text: str, i: int) -> bool:
 _HAN_SPACE_HAN = LazyPattern(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])", gated=False)
 
 
-def _spaces_part_phrases(text: str) -> bool:
-    """Whether a space between Han characters parts phrases here, as subtitles and posts write it (佢幫我讀咗好多
-    書 直到今日; it ran them together), and is a pause: where the phrases it parts average three characters or more,
-    not in text cut into words (佢哋 今日 去咗 街市). The dictionary still reads across it (a space is no word's
-    end: 喺佢監視下 開始 keeps 下 haa6)."""
-    spaces = len(_HAN_SPACE_HAN.findall(text))
-    return spaces > 0 and sum(map(is_han, text)) >= 3 * (spaces + 1)
+def _phrase_spaces(text: str) -> str:
+    """``text`` with each space between Han characters a phrase's pause (PHRASE_SPACE), as subtitles and posts write
+    them (佢幫我讀咗好多書 直到今日; they ran together), where the phrases they part average three characters or
+    more; text cut into words (佢哋 今日 去咗 街市) as it was. The dictionary still reads across them (a space is no
+    word's end: 喺佢監視下 開始 keeps 下 haa6)."""
+    parted, spaces = _HAN_SPACE_HAN.subn(PHRASE_SPACE, text)
+    return parted if spaces and sum(map(is_han, text)) >= 3 * (spaces + 1) else text
 
 
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
@@ -563,8 +563,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))
     text, written = _set_aside_jyutping(text)
-    if " " in text and _spaces_part_phrases(text):  # (before the rules, whose own text may hold a space)
-        text = _HAN_SPACE_HAN.sub(PHRASE_SPACE, text)
+    if " " in text:  # (before the rules, whose own text may hold a space)
+        text = _phrase_spaces(text)
     text = _LIST_MARKER.sub(_list_marker, text)
     text = _ROMAN_PHASE.sub(lambda m: str(_ROMAN_VALUES[m.group(1).lower()]), text)
     if "I" in text or "V" in text or "X" in text:
@@ -591,7 +591,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             segments.append(Segment("han", "".join(han), source=source))
             han.clear()
 
-    def pause(kind: str) -> None:
+    def pause(kind: str, source: str = "") -> None:
         flush()
         if segments and segments[-1].kind == "pause":
             prev = segments[-1].text
@@ -599,7 +599,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                 segments[-1] = Segment("pause", kind)
             return
         if segments:  # a pause before any speech is just leading silence
-            segments.append(Segment("pause", kind))
+            segments.append(Segment("pause", kind, source=source))
 
     i = 0
     while i < len(text):
@@ -608,9 +608,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             flush()
             source = MARK_KIND.get(ch, "")
         elif ch == PHRASE_SPACE:
-            flush()
-            if segments and segments[-1].kind != "pause":
-                segments.append(Segment("pause", PAUSE_COMMA, source="space"))
+            pause(PAUSE_COMMA, source="space")
         elif 0 <= (k := ord(ch) - _JYUTPING_PLACE) < len(written):
             flush()
             segments.append(Segment("reading", written[k][0], written[k][1], "jyutping"))
