@@ -146,6 +146,11 @@ def minutes_and_seconds(minutes: int, seconds: int) -> str:
     return f"{read_count(minutes)}分{'零' if 0 < seconds < 10 else ''}{read_integer(seconds)}秒"
 
 
+def years_said(first: str, second: str | None = None) -> str:
+    """A year digit by digit, and a span's second year after 至 (2024, 25 -> 二零二四至二五)."""
+    return read_digits(first) + (f"至{read_digits(second)}" if second else "")
+
+
 def read_year_span(m: re.Match[str]) -> str:
     """2024/25, 2024-25, 1990-1999 without 年 after: a season or a span of years, both digit by digit, where the
     second year follows the first within ten (二零二四至二五); otherwise left as written for the number rules."""
@@ -153,7 +158,7 @@ def read_year_span(m: re.Match[str]) -> str:
     end = int(second) if len(second) == 4 else int(first) // 100 * 100 + int(second)
     if not int(first) < end <= int(first) + 10:
         return m.group(0)
-    return f"{read_digits(first)}至{read_digits(second)}"
+    return years_said(first, second)
 
 
 def read_english_date(m: re.Match[str]) -> str:

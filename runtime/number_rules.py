@@ -79,6 +79,7 @@ from .dates import (
     read_year_month,
     read_year_span,
     said_before,
+    years_said,
 )
 from .marks import is_han, mark, marked
 from .money import CURRENCIES, HAN_MULTIPLIERS, read_dollars, read_foreign, read_multiplied, read_range, read_scaled_sum
@@ -272,7 +273,7 @@ def _life_span(m: re.Match[str]) -> str:
     first, second = int(m.group(1)), int(m.group(2))
     if not first < second <= first + 120:
         return m.group(0)
-    return f"{read_digits(m.group(1))}至{read_digits(m.group(2))}"
+    return years_said(m.group(1), m.group(2))
 
 
 def _route_list(m: re.Match[str]) -> str:
@@ -469,11 +470,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a year of account or of school, one or a span (2025年度, 2024/25年度): its 年度 read with it, so that 度 is
         # dou6, not the dou2 of 一年度, "about a year", which the context rules learnt from HKCanCor
         (LazyPattern(rf"{_NUMBER_START}(\d{{4}})(?:\s?[/\-–~～]\s?(\d{{4}}|\d{{2}}))?\s?年度"),
-         marked("date", lambda m: read_digits(m.group(1)) + (f"至{read_digits(m.group(2))}" if m.group(2) else "")
-                + "年度")),
+         marked("date", lambda m: years_said(m.group(1), m.group(2)) + "年度")),
         # a span of years (1999-2000年, 2023/24年): both years digit by digit, 一九九九至二零零零年
         (LazyPattern(rf"{_NUMBER_START}(\d{{4}})\s?[/\-–~～]\s?(\d{{4}}|\d{{2}})(?=年)"),
-         marked("date", lambda m: f"{read_digits(m.group(1))}至{read_digits(m.group(2))}")),
+         marked("date", lambda m: years_said(m.group(1), m.group(2)))),
         # ... and a life's or a reign's span in brackets after a name (陳大文（1980-2020）, 康熙（1661—1722）):
         # 一九八零至二零二零 (they read 一千九百八十至兩千零二十); years a life apart, nothing counted after
         # (價錢（1000-1200）蚊)
