@@ -17,7 +17,7 @@ from cantoedge.runtime.lexicon import parse_lexicon
 from cantoedge.runtime.plain_words import PlainWords
 
 from .hkcancor import HKUtterance
-from .plain_words import plain_words
+from .plain_words import holding, plain_words
 
 MIN_OCCURRENCES = 3  # HKCanCor overrides ToJyutping only on evidence from at least this many places ...
 MIN_AGREEMENT = 0.9  # ... that read it one way at least this often: both readings accepted -> ToJyutping stays
@@ -165,7 +165,7 @@ def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[C
     plain = plain_words(base_dictionary().layered(entries))
     rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([]),
                                                 plain_words=PlainWords(plain)))
-    return entries, rules, plain_words(base_dictionary().layered(entries), {r.char for r in rules})
+    return entries, rules, holding(plain, {r.char for r in rules})
 
 
 def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:

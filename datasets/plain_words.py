@@ -34,9 +34,8 @@ def rime_words() -> dict[str, tuple[str, ...]]:
     return words
 
 
-def plain_words(dictionary: WordDictionary, chars: set[str] | None = None) -> dict[str, tuple[str, ...]]:
-    """The rime-cantonese words that ``dictionary`` reads as rime does, character by character alone; with
-    ``chars``, only those holding one of them (the characters with context rules)."""
+def plain_words(dictionary: WordDictionary) -> dict[str, tuple[str, ...]]:
+    """The rime-cantonese words that ``dictionary`` reads as rime does, character by character alone."""
     alone: dict[str, str | None] = {}
 
     def reading(ch: str) -> str | None:
@@ -45,8 +44,12 @@ def plain_words(dictionary: WordDictionary, chars: set[str] | None = None) -> di
         return alone[ch]
 
     return {word: syllables for word, syllables in rime_words().items()
-            if (chars is None or any(ch in chars for ch in word))
-            and all(reading(ch) == s for ch, s in zip(word, syllables))}
+            if all(reading(ch) == s for ch, s in zip(word, syllables))}
+
+
+def holding(words: dict[str, tuple[str, ...]], chars: set[str]) -> dict[str, tuple[str, ...]]:
+    """The words that hold one of ``chars`` (the characters with context rules: only there can a word matter)."""
+    return {word: syllables for word, syllables in words.items() if any(ch in chars for ch in word)}
 
 
 def write_plain_words(words: dict[str, tuple[str, ...]], path: Path) -> None:

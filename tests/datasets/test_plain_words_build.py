@@ -1,15 +1,15 @@
 import pytest
 
-from cantoedge.datasets.plain_words import plain_words, rime_words, write_plain_words
+from cantoedge.datasets.plain_words import holding, plain_words, rime_words, write_plain_words
 from cantoedge.runtime.dictionary import SortedWords, base_dictionary, split_header
 
 
 def test_plain_words_are_rime_words_read_as_their_characters_alone():
-    words = plain_words(base_dictionary(), {"下"})
+    words = holding(plain_words(base_dictionary()), {"下"})
     assert words["天下"] == ("tin1", "haa6") and "樓下" in words
     assert rime_words()["一下"] == ("jat1", "haa5") and "一下" not in words  # 下 alone is haa6: not plain
     assert all("下" in w for w in words)
-    assert "人物" in plain_words(base_dictionary())  # without characters: every plain word
+    assert "人物" in plain_words(base_dictionary())  # every plain word, before they are kept by character
 
 
 def test_written_words_are_found_in_place(tmp_path):
