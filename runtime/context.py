@@ -97,9 +97,10 @@ class ContextRules:
         return table
 
     def decide(self, text: str, i: int) -> ContextRule | None:
-        """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences."""
+        """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences; none for the
+        下 of a written 在…下 clause, and none keyed on what follows 下 after a noun (the stated rules above)."""
         table = self._table(text[i])
-        if table is None:
+        if table is None or closes_written_clause(text, i):
             return None
         best = None
         for context, neighbours in zip(CONTEXTS, context_keys(text, i)):

@@ -205,8 +205,7 @@ class Frontend:
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by
             # rules learnt where 重 and 會 stand alone)
-            rule = self._context.decide(text, i) if len(word) == 1 and i not in rewritten \
-                and not closes_written_clause(text, i) else None
+            rule = self._context.decide(text, i) if len(word) == 1 and i not in rewritten else None
             source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
             if rule is not None and rule.reading != reading:
                 # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it
