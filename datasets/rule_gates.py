@@ -15,6 +15,7 @@ import json
 import re
 from pathlib import Path
 
+from cantoedge.datasets.package_data import record_data_file
 from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.number_rules import number_rules
 from cantoedge.runtime.rule_gates import GATES_FILE, gate_key
@@ -113,6 +114,7 @@ def gates_json(found: dict[str, str] | None = None) -> str:
 def main() -> None:
     found = gates()
     atomic_write_text(GATES_PATH, gates_json(found))
+    record_data_file(GATES_PATH, "python -m cantoedge.datasets.rule_gates")
     print(f"wrote {GATES_PATH} ({len(found)} gated rules of {len(number_rules())})")
 
 

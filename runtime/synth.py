@@ -127,11 +127,14 @@ class Voice:
     def load(cls, folder: str | Path | None = None, backend: str = "auto", threads: int | None = None,
              frontend: Frontend | None = None, warmup: bool = True, cache_bytes: int = 32 << 20) -> Voice:
         """A built folder (`cantoedge build`; default: the one runtime/voices.py finds), its manifest verified,
-        on ``backend`` (auto: the folder's own), warmed up, with a phrase cache of ``cache_bytes`` (0: none)."""
+        on ``backend`` (auto: the folder's own), warmed up, with a phrase cache of ``cache_bytes`` (0: none); the
+        frontend's data files are checked first, so a damaged install fails here and not in a request."""
         from .backends.loading import open_runners
+        from .datafiles import verify_package_data
         from .voices import find_voice
 
         check_threads(threads)
+        verify_package_data()
         if not whole_at_least(cache_bytes, 0):
             raise ValueError(f"cache_bytes must be a whole number of bytes, 0 for no cache, got {cache_bytes!r}")
         folder = find_voice(folder).path

@@ -131,9 +131,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _english_dict(args: argparse.Namespace) -> int:
     from cantoedge.datasets.english_dict import DEFAULT_OUT, compile_english
+    from cantoedge.datasets.package_data import record_data_file
 
     out = Path(args.out) if args.out else DEFAULT_OUT
     n = compile_english(out)
+    record_data_file(out, "cantoedge corpus english-dict")
     print(f"english dictionary: {n} words -> {out} ({out.stat().st_size / 1e6:.2f} MB)")
     return 0
 
@@ -209,6 +211,7 @@ def _calib_set(args: argparse.Namespace) -> int:
 def _lexicon(args: argparse.Namespace) -> int:
     from cantoedge.datasets.hkcancor import load_annotated
     from cantoedge.datasets.lexicon import build_g2p_data, write_context_rules, write_lexicon
+    from cantoedge.datasets.package_data import record_data_file
     from cantoedge.datasets.plain_words import write_plain_words
 
     data = Path(__file__).resolve().parents[1] / "runtime" / "data"
@@ -220,6 +223,8 @@ def _lexicon(args: argparse.Namespace) -> int:
     write_lexicon(entries, out)
     write_context_rules(rules, context_out)
     write_plain_words(plain, plain_out)
+    for path in (out, context_out, plain_out):
+        record_data_file(path, "cantoedge corpus lexicon")
     print(f"{len(entries)} words -> {out}\n{len(rules)} context rules for {len({r.char for r in rules})} "
           f"characters -> {context_out}\n{len(plain)} plain words (rime-cantonese) -> {plain_out}")
     return 0
@@ -227,12 +232,14 @@ def _lexicon(args: argparse.Namespace) -> int:
 
 def _g2p_dict(args: argparse.Namespace) -> int:
     from cantoedge.datasets.lexicon import compile_tojyutping
+    from cantoedge.datasets.package_data import record_data_file
     from cantoedge.runtime.dictionary import parse_dictionary
     from cantoedge.runtime.fileio import atomic_write_text
 
     out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "runtime" / "data" / "tojyutping.tsv"
     text = compile_tojyutping()
     atomic_write_text(out, text)
+    record_data_file(out, "cantoedge corpus g2p-dict")
     print(f"{len(parse_dictionary(text))} words -> {out}")
     return 0
 
