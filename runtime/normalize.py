@@ -257,9 +257,11 @@ def fold_latin(text: str) -> str:
     return _ACCENTED_LATIN.sub(base, text)
 
 
-# A run that is a web or email address: an @ in it, www. at its start, or a common top-level domain at its end.
+# A run that is a web or email address: an @ in it, www. at its start, or a common top-level domain at its end; in
+# capitals too, as posters print them (WWW.HKO.GOV.HK: its dots were full stops)
 _ADDRESS = re.compile(r"[A-Za-z0-9._%+-]*(?:@[A-Za-z0-9.-]+|(?<![A-Za-z0-9])www\.[A-Za-z0-9.-]+"
-                      r"|\.(?:com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me|ly|app|ai|tv|jp|sg|mo|us|biz)(?![A-Za-z0-9]))")
+                      r"|\.(?:com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me|ly|app|ai|tv|jp|sg|mo|us|biz)(?![A-Za-z0-9]))",
+                      re.IGNORECASE)
 
 
 def _is_address_dot(text: str, i: int) -> bool:
@@ -272,7 +274,7 @@ def _is_address_dot(text: str, i: int) -> bool:
         return False
 
     def in_address(ch: str) -> bool:
-        return ch.isascii() and (ch.isalnum() or ch in "._%+-@") or ch in _READ_DIGITS
+        return ch.isascii() and (ch.isalnum() or ch in "._%+-@/") or ch in _READ_DIGITS
 
     start, end = i, i
     while start > 0 and in_address(text[start - 1]):
@@ -281,7 +283,25 @@ def _is_address_dot(text: str, i: int) -> bool:
         end += 1
     # digits the number rules have already read (john.chan123@: chan, then 一二三 marked) stand as digits here
     run = "".join("0" if ch in _READ_DIGITS else ch for ch in text[start:end])
-    return any(m.start() <= i - start < m.end() for m in _ADDRESS.finditer(run))
+    at = i - start  # inside an address, or in the path after its host (www.hko.gov.hk/tc/index.html)
+    return any(m.start() <= at < m.end() or at > m.end() and run[m.end()] == "/" for m in _ADDRESS.finditer(run))
+
+
+def _is_address_slash(text: str, i: int) -> bool:
+    """A slash in a web address's path, after its host (www.gov.hk/tc/residents), said "slash": it was silent, and
+    ran the path's words into the host's (gov dot H K T C residents)."""
+    if not (0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum()
+            and text[i + 1].isascii() and text[i + 1].isalnum()):
+        return False
+    start = i
+    while start > 0 and text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in "._%+-/"):
+        start -= 1
+    host = text[start:i].split("/")[0]
+    return "@" not in host and "." in host and bool(_ADDRESS.fullmatch(host))
+
+
+# A web address's scheme, which readers of an address leave out (http://www.amspt.com: it read http, then a pause)
+_URL_SCHEME = re.compile(r"(?<![A-Za-z])(?i:https?|ftp)://(?=[A-Za-z0-9])")
 
 
 # A number the rules have read, digit by digit, inside an address: its marks and its digits
@@ -563,6 +583,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))
     text, written = _set_aside_jyutping(text)
+    if "://" in text:
+        text = _URL_SCHEME.sub("", text)
     if " " in text:  # (before the rules, whose own text may hold a space)
         text = _phrase_spaces(text)
     text = _LIST_MARKER.sub(_list_marker, text)
@@ -648,6 +670,9 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                 segments.extend(latin_token(reading))
             else:
                 han.append(reading)
+        elif ch == "/" and _is_address_slash(text, i):
+            flush()
+            segments.extend(latin_token("slash"))
         elif ch == "/" and 0 < i < len(text) - 1 and is_han(text[i - 1]) and is_han(text[i + 1]):
             pause(PAUSE_COMMA)  # between words, a list's or a choice's (顏色：黑/白/灰, 男/女): it ran them together
         elif ch in "】〕" and text[i + 1:].strip() or ch == "/" and text[i - 1:i] == " " == text[i + 1:i + 2]:

@@ -169,6 +169,11 @@ _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before th
 _COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘股"
 # The end of a span of years written with 至 (2000至2005年)
 _YEARS_TO = re.compile(r"\s?[至到]\s?(?:1\d|20)\d\d\s?年")
+# After four digits, 年 that counts years, not names one: 5000年歷史, 2000年之久, 1000年以上 (五千年; they were read
+# as years, 五零零零年); and, from 2100, years ago or later, as no date of the texts read here is (2300年前, 3000年後;
+# 2030年前 is "by 2030")
+_YEARS_COUNTED = LazyPattern(r"\s?年(?:[嘅的]?歷史|之久|以上)", gated=False)
+_YEARS_AGO = LazyPattern(r"\s?年[前後后來]", gated=False)
 # ... and after 喺, 於 or 在 a year's four digits unless one of these follows (喺2000人之中, 喺2000呎: counts; 成 after
 # them is 成立, not tenths)
 _COUNTED_AFTER_IN = _COUNTED_PAIR.replace("成", "") + "呎尺吋里磅"
@@ -351,7 +356,9 @@ def _integer(m: re.Match[str]) -> str:
         return read_integer(value)  # a sum's, a comparison's, a score's or a root's term: 10÷2啦, 2>1, 3:2贏, √2 (二)
     if len(m.group(0)) > 1 and m.group(0).startswith("0"):
         return read_digits(m.group(0))  # a code or a year's last digits, its zeros said: 007, 05年 零五年
-    if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())):
+    if len(m.group(0)) == 4 and (following == "年" or m.string.startswith(("上半年", "下半年", "財年"), m.end())) \
+            and not _YEARS_COUNTED.match(m.string, m.end()) \
+            and not (value >= 2100 and _YEARS_AGO.match(m.string, m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
     year_like = len(m.group(0)) == 4 and 1900 <= value < 2100
     if len(m.group(0)) == 4 and 1000 <= value < 2100 and _YEARS_TO.match(m.string, m.end()):

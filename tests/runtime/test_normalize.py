@@ -389,6 +389,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("12月24日(星期二) 19:00", "十二月二十四日[<,>]星期二[<,>]十九點"),
     # an eye's acuity is no date
     ("視力6/6", "視力六[<,>]六"), ("視力：6/12", "視力[<,>]六[<,>]十二"),
+    # four digits before 年 that count years (of history, for long, or more; from 2100, ago or later), not name one
+    ("中國有5000年歷史", "中國有五千年歷史"), ("2000年之久", "兩千年之久"), ("1000年以上", "一千年以上"),
+    ("即係 2300 年前嘅答案", "即係兩千三百年前嘅答案"), ("5000年前", "五千年前"), ("3000年後", "三千年後"),
+    ("2030年前達至碳中和", "二零三零年前達至碳中和"), ("1997年前嘅香港", "一九九七年前嘅香港"),
+    ("2300年", "二三零零年"), ("1990年左右", "一九九零年左右"), ("1997年以來", "一九九七年以來"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -586,6 +591,19 @@ def test_web_and_email_addresses_are_said_with_dot_and_at():
     # digits in an address are read before its dots are found: john.chan123@ kept its dot said (it was a full stop)
     assert han("john.chan123@gmail.com") == "[john][dot][chan]一二三[at][gmail][dot][com]"
     assert han("abc123.com") == "[abc]一二三[dot][com]" and han("我有3個.好") == "我有三個[<.>]好"
+
+
+def test_a_web_address_is_said_without_its_scheme_with_its_paths_slashes_and_in_capitals_too():
+    """http:// read http and a pause, a path's slashes were silent (gov dot H K T C residents), and the dots of an
+    address in capitals were full stops (W W W <.> H K O <.> …)."""
+    assert han("網址：http://www.amspt.com/") == "網址[<,>][W][W][W][dot][amspt][dot][com]"
+    assert han("瀏覽 https://www.gov.hk/tc/residents/ 或") == \
+        "瀏覽[W][W][W][dot][gov][dot][H][K][slash][T][C][slash][residents]或"
+    assert han("HTTPS://WWW.HKO.GOV.HK/tc/index.html") == \
+        "[W][W][W][dot][H][K][O][dot][G][O][V][dot][H][K][slash][T][C][slash][index][dot][html]"
+    assert han("去 youtube.com/watch 睇") == "去[youtube][dot][com][slash][watch]睇"
+    # a slash or a dot outside an address keeps its reading: a choice, letters, a sentence's stop
+    assert han("A/B測試") == "[A][B]測試" and han("and/or") == "[and][or]" and han("U.S.A.") == "[U][S][A][<.>]"
 
 
 @pytest.mark.parametrize("text, word", [("I don't know", "don't"), ("McDonald's", "McDonald's"),
