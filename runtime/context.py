@@ -59,6 +59,19 @@ def closes_written_clause(text: str, i: int) -> bool:
     return text[i] == "下" and i == len(text) - 1 and i > 1 and text[0] in "在於" and not text.startswith("於是")
 
 
+# Nouns of a condition that 下 right after makes "under" (喺呢種情況下, 正常情況下, 室溫環境下, 在這個前提下): none
+# can be a verb that 下 would make "a bit" (試下; 努力下 "try harder" is one, so it is not listed). The rules for a
+# run's end or a pronoun after it read 下 there haa5, the 睇下 of HKCanCor's conversations.
+CONDITION_NOUNS = frozenset({"情況", "情形", "狀況", "狀態", "環境", "處境", "前提", "條件", "背景", "氣氛", "壓力",
+                             "制度", "體制", "政策", "框架", "局面", "形勢", "情勢"})
+
+
+def under_a_condition(text: str, i: int) -> bool:
+    """下 right after a noun of a condition (情況下, 環境下, 前提下): "under", haa6, as the dictionary reads it; a
+    stated rule, as formal text writes it and conversation rarely does."""
+    return text[i] == "下" and text[i - 2:i] in CONDITION_NOUNS if i >= 2 else False
+
+
 def after_noun_phrase(text: str, i: int) -> bool:
     """下 two characters after 嘅, 的 or 之 (佢嘅情況下, 老師嘅指導下, 的前提下): "under" a noun, so what follows it
     (a run's end, 我, 佢) says nothing of its reading; the rules for what precedes it (試下, 睇下) still apply.
@@ -96,15 +109,20 @@ class ContextRules:
                                                            int(occurrences))
         return table
 
-    def decide(self, text: str, i: int) -> ContextRule | None:
+    def decide(self, text: str, i: int, open_start: bool = False) -> ContextRule | None:
         """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences; none for the
-        下 of a written 在…下 clause, and none keyed on what follows 下 after a noun (the stated rules above)."""
+        下 of a written 在…下 clause or after a noun of a condition, and none keyed on what follows 下 after a noun
+        (the stated rules above). ``open_start``: the run starts right after a word in Latin letters (喺group度,
+        喺IFC度), no phrase's start, so no rule keyed on the start applies (度 at the start → dok6, "to measure",
+        read them). A run's end before such a word keeps its rules: the word is mostly what a verb takes there, and
+        下 at the end → haa5 reads 做下tutor, 攞下feel as said."""
         table = self._table(text[i])
-        if table is None or closes_written_clause(text, i):
+        if table is None or closes_written_clause(text, i) or under_a_condition(text, i):
             return None
         best = None
         for context, neighbours in zip(CONTEXTS, context_keys(text, i)):
-            if context.startswith("after") and after_noun_phrase(text, i):
+            if context.startswith("after") and after_noun_phrase(text, i) \
+                    or open_start and START in neighbours:
                 continue
             rule = table.get((context, neighbours))
             if rule is not None and (best is None or rule.strength > best.strength):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .context import ContextRules, closes_written_clause, load_context_rules
+from .context import ContextRules, closes_written_clause, load_context_rules, under_a_condition
 from .dictionary import base_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
@@ -168,11 +168,11 @@ class Frontend:
 
     def rule_places(self, text: str) -> list[bool]:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
-        no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause. The rules are learnt on these
-        places and applied on them only."""
+        no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause nor one after 情況 or 環境.
+        The rules are learnt on these places and applied on them only."""
         alone = _read_alone(self._dictionary.matches(text))
-        return [alone[i] and not closes_written_clause(text, i) and self._plain.covering(text, i, alone.__getitem__)
-                is None for i in range(len(text))]
+        return [alone[i] and not closes_written_clause(text, i) and not under_a_condition(text, i)
+                and self._plain.covering(text, i, alone.__getitem__) is None for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
         """For each character of a Han run, the dictionary word it is read in (the character itself where it is a
@@ -184,13 +184,15 @@ class Frontend:
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
 
     def explain_han(self, text: str, after_word: bool = False, before_word: bool = False,
-                    rewritten: frozenset[int] = frozenset()) -> list[tuple[str, str | None, str, str]]:
+                    rewritten: frozenset[int] = frozenset(),
+                    after_letters: bool = False) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
         run follows an English word (check下); ``before_word``: Latin letters follow it (check下個email);
         ``rewritten``: the places a number or a date rule wrote, other than numerals, which keep the dictionary's
         reading (a rule wrote 年度 after a year: 度 dou6, where HKCanCor's 一年度, "about a year", taught 度 after 年
-        dou2)."""
+        dou2); ``after_letters``: any word in Latin letters or Jyutping comes right before it (喺IFC度), so its start
+        is no phrase's start to the context rules."""
         out = []
         matches = self._dictionary.matches(text)
         alone = _read_alone(matches)
@@ -205,7 +207,8 @@ class Frontend:
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by
             # rules learnt where 重 and 會 stand alone)
-            rule = self._context.decide(text, i) if len(word) == 1 and i not in rewritten else None
+            rule = self._context.decide(text, i, after_letters) \
+                if len(word) == 1 and i not in rewritten else None
             source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
             if rule is not None and rule.reading != reading:
                 # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it
@@ -219,8 +222,8 @@ class Frontend:
             out.append((ch, reading, source, f"{source} word {word}" if len(word) > 1 else f"{source} character"))
         return out
 
-    def explain_run(self, run: list[Segment], after_word: bool = False,
-                    before_word: bool = False) -> list[tuple[str, str | None, str, str]]:
+    def explain_run(self, run: list[Segment], after_word: bool = False, before_word: bool = False,
+                    after_letters: bool = False) -> list[tuple[str, str | None, str, str]]:
         """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
         三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source. A phrase's
         pause among them is read across, and comes back in its place as (pause, None, "pause", "")."""
@@ -231,7 +234,7 @@ class Frontend:
         text = "".join(seg.text for seg in han)
         rewritten = frozenset(i for seg, start, end in zip(han, starts, starts[1:]) if seg.source
                               for i in range(start, end) if text[i] not in NUMERAL_READINGS)  # 兩千零 leng4 stays
-        pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten)
+        pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten, after_letters)
         out, start = [], 0
         for seg in run:
             if seg.kind == "pause":
@@ -265,11 +268,12 @@ class Frontend:
         runs = gather_han(segments)
         for k, seg in enumerate(runs):
             after_word = previous is not None and previous.source in ("english", "letter-to-sound")
+            after_letters = previous is not None and previous.kind == "reading"
             previous = seg if isinstance(seg, Segment) else seg[-1]
             if isinstance(seg, list):
                 following = runs[k + 1] if k + 1 < len(runs) else None
                 before_word = isinstance(following, Segment) and following.kind == "reading"
-                pairs = self.explain_run(seg, after_word, before_word)
+                pairs = self.explain_run(seg, after_word, before_word, after_letters)
             elif seg.kind == "pause":
                 units.append(seg.text)
                 continue

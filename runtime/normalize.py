@@ -35,7 +35,7 @@ from .abbreviations import Abbreviation, find_abbreviation
 from .dates import WEEKDAY, read_weekday, read_weekday_range
 from .inventory import PAUSE_COMMA, PAUSE_EXCLAIM, PAUSE_QUESTION, PAUSE_STOP, PAUSE_STRENGTH
 from .marks import END, MARK_KIND, MARKS, PHRASE_SPACE, is_han, marked
-from .number_rules import UNITS, expand_numbers
+from .number_rules import TOP_LEVEL_DOMAINS, UNITS, expand_numbers
 from .numbers import DIGITS, read_integer
 from .places import place_names
 from .rule_gates import LazyPattern
@@ -260,8 +260,7 @@ def fold_latin(text: str) -> str:
 # A run that is a web or email address: an @ in it, www. at its start, or a common top-level domain at its end; in
 # capitals too, as posters print them (WWW.HKO.GOV.HK: its dots were full stops)
 _ADDRESS = re.compile(r"[A-Za-z0-9._%+-]*(?:@[A-Za-z0-9.-]+|(?<![A-Za-z0-9])www\.[A-Za-z0-9.-]+"
-                      r"|\.(?:com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me|ly|app|ai|tv|jp|sg|mo|us|biz)(?![A-Za-z0-9]))",
-                      re.IGNORECASE)
+                      rf"|\.(?:{TOP_LEVEL_DOMAINS})(?![A-Za-z0-9]))", re.IGNORECASE)
 
 
 def _is_address_dot(text: str, i: int) -> bool:
@@ -290,11 +289,13 @@ def _is_address_dot(text: str, i: int) -> bool:
 def _is_address_slash(text: str, i: int) -> bool:
     """A slash in a web address's path, after its host (www.gov.hk/tc/residents), said "slash": it was silent, and
     ran the path's words into the host's (gov dot H K T C residents)."""
-    if not (0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum()
-            and text[i + 1].isascii() and text[i + 1].isalnum()):
+    def beside(ch: str) -> bool:  # (digits the number rules have read, www.abc.com/2024, stand as digits)
+        return ch.isascii() and ch.isalnum() or ch in _READ_DIGITS
+
+    if not (0 < i < len(text) - 1 and beside(text[i - 1]) and beside(text[i + 1])):
         return False
     start = i
-    while start > 0 and text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in "._%+-/"):
+    while start > 0 and (beside(text[start - 1]) or text[start - 1] in "._%+-/"):
         start -= 1
     host = text[start:i].split("/")[0]
     return "@" not in host and "." in host and bool(_ADDRESS.fullmatch(host))

@@ -240,6 +240,15 @@ def _digit_by_digit(group: int = 0, keep_prefix: bool = False):
     return marked("number", lambda m: read_digits(m.group(group)), keep_prefix=keep_prefix)
 
 
+# The common top-level domains that end a web or email address's host (normalize finds an address's dots by them)
+TOP_LEVEL_DOMAINS = "com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me|ly|app|ai|tv|jp|sg|mo|us|biz"
+
+
+def _address_path(m: re.Match[str]) -> str:
+    """A web address's host, then its path with every number in it digit by digit (zoom.us/j/123456789)."""
+    return m.group(1) + re.sub(r"\d+", lambda d: mark("number", read_digits(d.group())), m.group(2))
+
+
 # a rule's replacement for digits written in groups (a phone's, a card's: 2345 6789, 4-4-2): one by one, as a number
 _digits_written_apart = marked("number", lambda m: read_digits(re.sub(r"\D", "", m.group(0))))
 
@@ -401,11 +410,14 @@ UNITS = {"km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "mL": "
          "kg/m2": "公斤每平方米", "nm": "納米", "m/s": "米每秒", "kWh": "千瓦時",
          "μg/m3": "微克每立方米", "μg": "微克", "μm": "微米", "Ω": "歐姆", "kΩ": "千歐姆",
          "km2": "平方公里", "m2": "平方米", "cm2": "平方厘米", "m3": "立方米",
+         # a frequency and a time in milliseconds (120Hz read H Z as an English word, 12ms ms; FM 97.9MHz 兆赫)
+         "Hz": "赫茲", "kHz": "千赫", "MHz": "兆赫", "GHz": "吉赫", "ms": "毫秒",
          **{f"{power} {unit}": word + said for power, word in (("sq", "平方"), ("cu", "立方"))
             for unit, said in (("km", "公里"), ("m", "米"), ("cm", "厘米"), ("ft", "呎"))}}
 # ... and in capitals or with a capital first, as signs and labels write them (5KM, 100KG, 500ML, 2HRS, 5 Km); not
-# one letter (5M, 3G) nor hp (5HP stays letters)
-UNITS.update({spelling: said for unit, said in list(UNITS.items()) if unit.isalpha() and len(unit) > 1 and unit != "hp"
+# one letter (5M, 3G) nor hp (5HP stays letters) nor ms (Windows 10 MS Office)
+UNITS.update({spelling: said for unit, said in list(UNITS.items())
+              if unit.isalpha() and len(unit) > 1 and unit not in ("hp", "ms")
               for spelling in (unit.upper(), unit.capitalize()) if spelling not in UNITS})
 
 
@@ -423,6 +435,10 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
     times_after_han = (LazyPattern(r"(?<=[\u4e00-\u9fff])\s?[x×]\s?(?=(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                                    r"(?![\dA-Za-z])(?![.,]\d))"), lambda m: "乘")
     return [
+        # the numbers in a web address's path, digit by digit, as an address is read out (zoom.us/j/123456789 read
+        # 一億二千三百四十五萬…, www.abc.com/2024/05 a month); its host's digits are a code's already (abc123.com)
+        (LazyPattern(rf"(?i)(?<![A-Za-z0-9._%+@-])((?:[a-z0-9-]+\.)+(?:{TOP_LEVEL_DOMAINS}))((?:/[a-z0-9_.~%=&?#+-]*)+)"),
+         _address_path),
         # a book's ISBN, its groups joined by dashes (ISBN 7-5617-0734-7, ISBN：978-962-04-1234-5): digit by digit, a
         # pause between groups (they read 七至五六一七…, a range)
         (LazyPattern(r"((?<![A-Za-z])ISBN[\s:：-]*)(\d[\d-]{8,16}[\dX])(?![\d-])"),
@@ -564,6 +580,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # a notice's number in its year (第10/2024號通告): the number, a pause, the year digit by digit; not a month
         (LazyPattern(r"(第\s?)(\d{1,4})\s?/\s?((?:19|20)\d\d)(?=\s?號)"),
          marked("number", lambda m: f"{read_integer(int(m.group(2)))}，{read_digits(m.group(3))}", keep_prefix=True)),
+        # ... and the year first (第2024/0056號決議案: it read 第兩千零二十四零零五六號), its zeros said
+        (LazyPattern(r"(第\s?)((?:19|20)\d\d)\s?/\s?(\d{1,5})(?=\s?號)"),
+         marked("number", lambda m: f"{read_digits(m.group(2))}，" + (
+             read_digits(m.group(3)) if m.group(3).startswith("0") else read_integer(int(m.group(3)))),
+             keep_prefix=True)),
         # a month and its year without a day (12/2025 on a card, 2024-12, 2024/03): 二零二五年十二月
         (LazyPattern(r"(?<![\d/.\-])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\d%]|[./]\d)"),
          marked("date", lambda m: read_year_month(m.group(2), m.group(1)))),
@@ -756,8 +777,11 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         (LazyPattern(rf"{_NUMBER_START}(\d+)(?:st|nd|rd|th)(?![A-Za-z])"),
          lambda m: m.group(1) if said_before(_AFTER_DI, m) else f"第{m.group(1)}"),  # (第1st is 第一)
         # a speed: 時速250km/h -> 時速兩百五十公里, elsewhere 每小時 first (80km/h -> 每小時八十公里), as it is said
-        (LazyPattern(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?)\s?(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
-         lambda m: m.group(1) + "公里" if said_before(_AFTER_SPEED_WORD, m) else "每小時" + m.group(1) + "公里"),
+        # (and a range of speeds, 0-100km/h: 每小時零至一百公里; the dash was a pause before 每小時一百公里)
+        (LazyPattern(r"(?<![A-Za-z\d])(?<!\d\.)(\d+(?:\.\d+)?(?:\s?[-–~～至到]\s?\d+(?:\.\d+)?)?)\s?"
+                     r"(?:(?i:km)\s?/\s?(?i:hr?)|kph|KPH)(?![A-Za-z])"),
+         lambda m: (("" if said_before(_AFTER_SPEED_WORD, m) else "每小時")
+                    + re.sub(r"\s?[-–~～至到]\s?", "至", m.group(1)) + "公里")),
         # hours and minutes (2h 30m, 1h30min): 兩小時三十分鐘, the m minutes after hours, not metres
         (LazyPattern(r"(?<![A-Za-z\d])(?<!\d\.)(\d+)\s?h\s?([0-5]?\d)\s?m(?:in|ins)?(?![A-Za-z])"),
          lambda m: f"{m.group(1)}小時{m.group(2)}分鐘"),

@@ -98,6 +98,36 @@ def test_xia_after_an_english_verb_is_a_bit(frontend, text, reading):
     assert (r.sources[i] == "context") == (reading == "haa5")
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("佢成日喺group度send啲meme", "dou6"), ("佢喺IFC度等你", "dou6"), ("佢喺office度", "dou6"),
+    ("度吓先", "dok6"),  # at a phrase's start the rule still reads it: 度 at the start → dok6, "to measure"
+])
+def test_a_run_after_latin_letters_has_no_phrase_start(frontend, text, reading):
+    """HKCanCor's 度 at the start → dok6 (4 of 4) read 喺group度, "at the group", as 度 dok6: the run began after
+    an English word, which is no phrase's start."""
+    r = frontend(text)
+    (i,) = [k for k, g in enumerate(r.graphemes) if g == "度"]
+    assert r.jyutping[i] == reading
+
+
+@pytest.mark.parametrize("text", ["做下tutor", "攞下feel", "去下ball啊"])
+def test_a_run_before_latin_letters_keeps_its_end(frontend, text):
+    """The word after is mostly what the verb takes: 下 at the end → haa5 reads them as said ("do a bit of")."""
+    r = frontend(text)
+    assert r.jyutping[r.graphemes.index("下")] == "haa5"
+
+
+@pytest.mark.parametrize("text", ["喺呢種情況下獲得嘅知識", "喺呢個情況下佢係有理由", "正常情況下我哋會話呢",
+                                  "時間放喺室溫環境下", "在這個前提下，", "喺咁大嘅壓力下你點做"])
+def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
+    """下 right after 情況, 環境, 前提 … is "under", haa6; the rules for a run's end and for a pronoun after 下 (the
+    睇下 of conversation) read it haa5 (14 of 52 情況下 in CTCPC and Common Voice)."""
+    r = frontend(text)
+    i = r.graphemes.index("下")
+    assert r.jyutping[i] == "haa6" and r.sources[i] != "context"
+    assert frontend("你試下先").jyutping[2] == "haa5" and frontend("你要努力下").jyutping[-1] == "haa5"
+
+
 def test_spelled_letters_are_no_english_verb(frontend):
     r = frontend("OT下")
     assert "English word" not in r.why[r.graphemes.index("下")]

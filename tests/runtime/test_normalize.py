@@ -308,7 +308,7 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("半場波膽1-0", "半場波膽一比零"),
     ("5-12-2024", "二零二四年十二月五號"), ("5/12/2024", "二零二四年十二月五號"),
     # tech specs: a screen's 4K before its refresh rate, sizes after a slash, a model's speed, nanometres
-    ("4K 144Hz", "四[K]一百四十四[Hz]"), ("128GB/256GB", "一百二十八[G][B]兩百五十六[G][B]"),
+    ("4K 144Hz", "四[K]一百四十四赫茲"), ("128GB/256GB", "一百二十八[G][B]兩百五十六[G][B]"),
     ("第1st次", "第一次"), ("佢係2nd", "佢係第二"),
     ("下個禮拜三(11/12)開會", "下個禮拜三[<,>]十二月十一號[<,>]開會"),
     ("除夕12/31", "除夕十二月三十一號"), ("12/24-12/26", "十二月二十四號至十二月二十六號"), ("12/24", "十二二十四"),
@@ -394,6 +394,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("即係 2300 年前嘅答案", "即係兩千三百年前嘅答案"), ("5000年前", "五千年前"), ("3000年後", "三千年後"),
     ("2030年前達至碳中和", "二零三零年前達至碳中和"), ("1997年前嘅香港", "一九九七年前嘅香港"),
     ("2300年", "二三零零年"), ("1990年左右", "一九九零年左右"), ("1997年以來", "一九九七年以來"),
+    # frequencies and milliseconds (H Z, ms read as English words), a range of speeds, a resolution's year first
+    ("更新率120Hz", "更新率一百二十赫茲"), ("FM 97.9MHz", "[F][M]九十七點九兆赫"), ("3.2GHz", "三點二吉赫"),
+    ("1,530kHz", "一千五百三十千赫"), ("延遲5ms", "延遲五毫秒"), ("Windows 10 MS Office", "[Windows]十[M][S][Office]"),
+    ("0-100km/h加速", "每小時零至一百公里加速"), ("時速80-100km/h", "時速八十至一百公里"),
+    ("第2024/0056號決議案", "第二零二四[<,>]零零五六號決議案"), ("第2023/15號通告", "第二零二三[<,>]十五號通告"),
 ])
 def test_numbers_dates_times_money_phones(text, expected):
     assert han(text) == expected
@@ -602,6 +607,11 @@ def test_a_web_address_is_said_without_its_scheme_with_its_paths_slashes_and_in_
     assert han("HTTPS://WWW.HKO.GOV.HK/tc/index.html") == \
         "[W][W][W][dot][H][K][O][dot][G][O][V][dot][H][K][slash][T][C][slash][index][dot][html]"
     assert han("去 youtube.com/watch 睇") == "去[youtube][dot][com][slash][watch]睇"
+    # the numbers of its path digit by digit, as its host's are (a meeting's number read 一億二千三百四十五萬…)
+    assert han("link：https://zoom.us/j/123456789，密碼") == \
+        "[link][<,>][zoom][dot][us][slash][J][slash]一二三四五六七八九[<,>]密碼"
+    assert han("www.abc.com/2024/05/news.html") == \
+        "[W][W][W][dot][abc][dot][com][slash]二零二四[slash]零五[slash][news][dot][html]"
     # a slash or a dot outside an address keeps its reading: a choice, letters, a sentence's stop
     assert han("A/B測試") == "[A][B]測試" and han("and/or") == "[and][or]" and han("U.S.A.") == "[U][S][A][<.>]"
 
