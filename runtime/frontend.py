@@ -70,6 +70,25 @@ def _after_english_verb(text: str, before_word: bool) -> bool:
     return text[2:3] not in TIME_WORDS if text[2:3] else before_word
 
 
+# 呢 as "this" before a measure word: ToJyutping joins 呢 to many (呢個, 呢本, 呢條: ni1) but not to these, so 呢首歌,
+# 呢單嘢, 呢位, 呢類, 呢區 read ne1, the particle (573 places in CTCPC and Common Voice, "this" wherever read);
+# HKCanCor writes the demonstrative 哩 and 呢 only as the particle (2,183 places, one before a character of
+# these: 注意力呢集中唔到), so no context rule could learn it. The particle stays before the verbs and adverbs these
+# characters begin (我呢首先, 佢呢單係, 注意力呢集中) and where the dictionary joins the measure word to what follows.
+DEMONSTRATIVE = {"呢": "ni1"}
+MEASURE_WORDS_AFTER_THIS = frozenset("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科")
+OPEN_A_CLAUSE = ("首先", "單係", "單只", "單單", "集中", "轉頭")
+
+
+def _this_before_measure_word(text: str, matches: list[tuple[str, str | None, str]], i: int) -> bool:
+    """Whether ``matches[i]``, 呢 read alone, is "this" before a measure word the dictionary reads alone (呢首歌)."""
+    ch, _, word = matches[i]
+    if ch not in DEMONSTRATIVE or len(word) != 1 or i + 1 >= len(matches) or text.startswith(OPEN_A_CLAUSE, i + 1):
+        return False
+    following, reading, following_word = matches[i + 1]
+    return following in MEASURE_WORDS_AFTER_THIS and len(following_word) == 1 and reading is not None
+
+
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place", "jyutping")
@@ -203,6 +222,10 @@ class Frontend:
             if i == 0 and after_word and _after_english_verb(text, before_word):
                 out.append((ch, AFTER_ENGLISH_VERB[ch], "context", f"{ch} right after an English word, a verb "
                             f"(check{ch}, google{ch}) → {AFTER_ENGLISH_VERB[ch]}, as after 睇 or 試"))
+                continue
+            if _this_before_measure_word(text, matches, i):
+                out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
+                            f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
                 continue
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by

@@ -206,6 +206,24 @@ def _capitals_word(token: str) -> bool:
     return phones is not None and sum(p[-1].isdigit() for p in phones.split()) < len(token)
 
 
+# Words of degree before an adjective (好MAN, 咁HOT, 太FIT): three capitals after one are the adjective, as chat
+# writes it for emphasis, not an acronym (it spelled M A N)
+_DEGREE = frozenset("好幾咁太超勁最更極")  # (not 夠: 唔夠RAM, enough of a thing)
+
+
+def _latin_run(text: str, i: int, j: int) -> list[Segment]:
+    """The letters ``text[i:j]`` as latin_token reads them, but three capitals after a word of degree that CMUdict
+    says as a word as that word (好MAN, 好HOT); other capitals stay letters (好MK, 好IT; 好COOL, four letters, is a
+    word already)."""
+    from .english import pronunciations
+
+    token = text[i:j]
+    if len(token) == 3 and token.isupper() and text[i - 1:i] in _DEGREE and re.search("[AEIOU]", token) \
+            and token.lower() in pronunciations():
+        return [Segment(s.kind, token, s.jyutping, s.source, s.word) for s in latin_token(token.lower())]
+    return latin_token(token)
+
+
 def abbreviation_segments(abbr: Abbreviation) -> list[Segment]:
     """An abbreviation read as its word (Dr. -> doctor) or its letters spelled (U.S.A.), named as written."""
     if abbr.letters:
@@ -646,7 +664,7 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
             flush()
             abbr = find_abbreviation(text, i, j, MARKS["number"])
             if abbr is None:
-                segments.extend(latin_token(text[i:j]))
+                segments.extend(_latin_run(text, i, j))
                 i = j
                 continue
             segments.extend(abbreviation_segments(abbr))

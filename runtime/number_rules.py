@@ -174,6 +174,9 @@ _YEARS_TO = re.compile(r"\s?[至到]\s?(?:1\d|20)\d\d\s?年")
 # 2030年前 is "by 2030")
 _YEARS_COUNTED = LazyPattern(r"\s?年(?:[嘅的]?歷史|之久|以上)", gated=False)
 _YEARS_AGO = LazyPattern(r"\s?年[前後后來]", gated=False)
+# After three digits, 年 that a month or a second year follows (844年5月7日, 808年—844年): a year, as dates say it
+# (they read 八百四十四年); or, in brackets after an era's year, its year of the common era (大曆十二年（777年）)
+_YEAR_OF_A_DATE = LazyPattern(r"\s?年\s?(?:\d{1,2}\s?月|[—–\-~～]\s?\d{3,4}\s?年)", gated=False)
 # ... and after 喺, 於 or 在 a year's four digits unless one of these follows (喺2000人之中, 喺2000呎: counts; 成 after
 # them is 成立, not tenths)
 _COUNTED_AFTER_IN = _COUNTED_PAIR.replace("成", "") + "呎尺吋里磅"
@@ -369,6 +372,10 @@ def _integer(m: re.Match[str]) -> str:
             and not _YEARS_COUNTED.match(m.string, m.end()) \
             and not (value >= 2100 and _YEARS_AGO.match(m.string, m.end())):
         return read_digits(m.group(0))  # a year (2024年, 2024上半年, 2024財年)
+    if len(m.group(0)) == 3 and following == "年" and not m.string.endswith("民國", 0, m.start()) and (
+            _YEAR_OF_A_DATE.match(m.string, m.end()) or m.string.endswith(("年（", "年("), 0, m.start())):
+        return read_digits(m.group(0))  # a year of three digits: 844年5月7日, 808年—844年, 大曆十二年（777年）; the
+        # Republic's (民國107年10月18號) is counted, 一百零七年, as Taiwan says it
     year_like = len(m.group(0)) == 4 and 1900 <= value < 2100
     if len(m.group(0)) == 4 and 1000 <= value < 2100 and _YEARS_TO.match(m.string, m.end()):
         return read_digits(m.group(0))  # the first of a span of years: 2000至2005年, 1774至1789年 (一七七四至)

@@ -128,6 +128,20 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     assert frontend("你試下先").jyutping[2] == "haa5" and frontend("你要努力下").jyutping[-1] == "haa5"
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("呢首歌嘅調好難唱", "ni1"), ("呢單嘢好奇怪", "ni1"), ("呢位先生係邊個", "ni1"), ("佢呢期好忙", "ni1"),
+    ("呢個人", "ni1"),  # ToJyutping's own word
+    # the particle: before a verb or adverb these characters begin, at the end, before what is no measure word
+    ("唔開始呢首先呢就", "ne1"), ("佢呢單係想食", "ne1"), ("注意力呢集中唔到", "ne1"), ("你去唔去呢", "ne1"),
+    ("我呢好鍾意", "ne1"),
+])
+def test_ni_before_a_measure_word_is_this(frontend, text, reading):
+    """ToJyutping reads 呢 alone as the particle, ne1, and joins it to some measure words only (呢個 ni1), so 呢首歌
+    read ne1; HKCanCor writes the demonstrative 哩, so nothing learnt from it could say so."""
+    r = frontend(text)
+    assert r.jyutping[r.graphemes.index("呢")] == reading
+
+
 def test_spelled_letters_are_no_english_verb(frontend):
     r = frontend("OT下")
     assert "English word" not in r.why[r.graphemes.index("下")]

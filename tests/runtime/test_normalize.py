@@ -394,6 +394,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("即係 2300 年前嘅答案", "即係兩千三百年前嘅答案"), ("5000年前", "五千年前"), ("3000年後", "三千年後"),
     ("2030年前達至碳中和", "二零三零年前達至碳中和"), ("1997年前嘅香港", "一九九七年前嘅香港"),
     ("2300年", "二三零零年"), ("1990年左右", "一九九零年左右"), ("1997年以來", "一九九七年以來"),
+    # three digits before 年 are a year where a month or a second year follows, or in brackets after an era's year
+    ("李恂（808年—844年5月7日），係", "李恂[<,>]八零八年[<,>]八四四年五月七日[<,>]係"),
+    ("喺300年5月", "喺三零零年五月"), ("大曆十二年（777年）五月", "大曆十二年七七七年五月"),
+    ("佢用咗300年", "佢用咗三百年"), ("808年嘅事", "八百零八年嘅事"), ("300年至400年", "三百年至四百年"),
+    ("中華民國107年10月18號", "中華民國一百零七年十月十八號"),
     # frequencies and milliseconds (H Z, ms read as English words), a range of speeds, a resolution's year first
     ("更新率120Hz", "更新率一百二十赫茲"), ("FM 97.9MHz", "[F][M]九十七點九兆赫"), ("3.2GHz", "三點二吉赫"),
     ("1,530kHz", "一千五百三十千赫"), ("延遲5ms", "延遲五毫秒"), ("Windows 10 MS Office", "[Windows]十[M][S][Office]"),
@@ -570,6 +575,17 @@ def test_the_vertical_colon_of_official_notices_is_a_colon_not_a_full_stop():
 def test_latin_letters_are_spelled_with_hong_kong_letter_names():
     segments, _ = normalize("OK")
     assert [(s.text, s.jyutping) for s in segments] == [("O", ("ou1",)), ("K", ("kei1",))]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("佢真係好MAN啊", ["佢真係好", "MAN:english", "啊"]), ("今日咁HOT", ["今日咁", "HOT:english"]),
+    ("佢好FIT", ["佢好", "FIT:english"]),
+    # an acronym stays letters: after no word of degree, without a vowel, or no word to CMUdict
+    ("係MAN", ["係", "M:spelled", "A:spelled", "N:spelled"]), ("好MK", ["好", "M:spelled", "K:spelled"]),
+    ("好TVB", ["好", "T:spelled", "V:spelled", "B:spelled"]), ("好IT", ["好", "I:spelled", "T:spelled"])])
+def test_three_capitals_after_a_word_of_degree_are_the_adjective(text, expected):
+    """Chat writes an adjective in capitals for emphasis (好MAN, "so manly"): it was spelled, M A N."""
+    assert [f"{s.text}:{s.source}" if s.source else s.text for s in normalize(text)[0]] == expected
 
 
 @pytest.mark.parametrize("text, folded", [("café", "cafe"), ("naïve résumé", "naive resume"), ("Straße", "Strasse"),
