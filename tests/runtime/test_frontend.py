@@ -118,7 +118,10 @@ def test_a_run_before_latin_letters_keeps_its_end(frontend, text):
 
 
 @pytest.mark.parametrize("text", ["喺呢種情況下獲得嘅知識", "喺呢個情況下佢係有理由", "正常情況下我哋會話呢",
-                                  "時間放喺室溫環境下", "在這個前提下，", "喺咁大嘅壓力下你點做"])
+                                  "時間放喺室溫環境下", "在這個前提下，", "喺咁大嘅壓力下你點做",
+                                  # after a character of a place or a direction: under, down
+                                  "名單數目如下：", "你喺台下你好呀", "我淨係知向下", "後從高處墮下，經搶救",
+                                  "剩下嘅錢", "坐喺樹下"])
 def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     """下 right after 情況, 環境, 前提 … is "under", haa6; the rules for a run's end and for a pronoun after 下 (the
     睇下 of conversation) read it haa5 (14 of 52 情況下 in CTCPC and Common Voice)."""
@@ -126,6 +129,7 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     i = r.graphemes.index("下")
     assert r.jyutping[i] == "haa6" and r.sources[i] != "context"
     assert frontend("你試下先").jyutping[2] == "haa5" and frontend("你要努力下").jyutping[-1] == "haa5"
+    assert frontend("上網幫我查下").jyutping[-1] == "haa5" and frontend("假喺屋企抖下").jyutping[-1] == "haa5"
 
 
 @pytest.mark.parametrize("text, reading", [
