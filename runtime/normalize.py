@@ -587,6 +587,12 @@ def _phrase_spaces(text: str) -> str:
     return parted if spaces and sum(map(is_han, text)) >= 3 * (spaces + 1) else text
 
 
+# A full-width full stop set apart by spaces between Han names, as subtitles type the dot of a foreign name (唐娜 ．
+# 馬丁, 卡爾 ． 薩根: 29 of the 33 in CTCPC and Common Voice): that dot, silent (NFKC made it a full stop, 唐娜 <.>
+# 馬丁); without spaces it stays a stop (一道菜．另一道菜, 畢業．攞埋)
+_SPACED_NAME_DOT = LazyPattern(r"(?<=[\u3400-\u9fff]) +． +(?=[\u3400-\u9fff])", gated=False)
+
+
 def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
     """Split text into Han runs, fixed readings (letters) and pauses; report what had no reading."""
     text = _POWERS.sub(lambda m: (" sq " if m.group(2) == "²" else " cu ") + m.group(1), text)
@@ -598,6 +604,8 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
         text = _CARET_POWER.sub(lambda m: _power_said(m.group(1)), text)
     if any("\u00bc" <= ch <= "\u00be" or "\u2150" <= ch <= "\u215e" for ch in text):  # 18¾: NFKC wrote 183⁄4
         text = re.sub("(?<=[0-9])(?=[\u00bc-\u00be\u2150-\u215e])", "又", text)
+    if "．" in text:
+        text = _SPACED_NAME_DOT.sub("·", text)
     text = _APOSTROPHE.sub("'", fold_latin(unicodedata.normalize("NFKC", numbers_as_digits(text.translate(_COLONS)))))
     dropped: list[Dropped] = [Dropped(ch, i) for i, ch in enumerate(text) if _is_reserved(ch)]
     text = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in text if not _is_reserved(ch))

@@ -523,6 +523,9 @@ def test_a_lone_d_beside_han_text_is_di1(text, expected):
 
 def test_the_dot_between_a_foreign_names_parts_is_no_pause():
     assert han("唐納·特朗普") == han("唐納‧特朗普") == "唐納特朗普"
+    # ... nor a full-width full stop set apart by spaces, as subtitles type it (it was a full stop); unspaced, a stop
+    assert han("之後 卡爾 ． 薩根叫探測船") == "之後[<,>]卡爾薩根叫探測船"
+    assert han("意大利軟芝士．青豆蓉") == "意大利軟芝士[<.>]青豆蓉"
 
 
 def test_full_width_text_is_folded_and_punctuation_becomes_pauses():
