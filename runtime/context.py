@@ -72,11 +72,19 @@ CONDITION_NOUNS = frozenset({"情況", "情形", "狀況", "狀態", "環境", "
 UNDER_AFTER = frozenset("如當向台腳樹橋塔線窗山月燈傘床牀桌枱城膝筆足墮脫落跪剩")
 
 
-def under_a_condition(text: str, i: int) -> bool:
-    """下 right after a noun of a condition (情況下, 環境下, 前提下), a place (樹下, 台下) or a direction (向下, 墮下):
-    "under" or "down", haa6, as the dictionary reads it; a stated rule, as formal text writes it and conversation
-    rarely does."""
-    return text[i] == "下" and i >= 1 and (text[i - 1] in UNDER_AFTER or text[max(0, i - 2):i] in CONDITION_NOUNS)
+def reads_under(text: str, i: int) -> str | None:
+    """Why ``text[i]``, a 下, is "under" or "down", haa6, as the dictionary reads it, where no context rule applies
+    (the stated rules above: formal text writes these daily, conversation rarely), or None: it closes a clause that
+    在 opens, or follows a noun of a condition (情況下), a place (樹下) or a direction (向下)."""
+    if text[i] != "下":
+        return None
+    if closes_written_clause(text, i):
+        return f"下 closing a clause that {text[0]} opens is \"under\""
+    if text[max(0, i - 2):i] in CONDITION_NOUNS:
+        return f"下 after {text[i - 2:i]}, a noun of a condition, is \"under\""
+    if i >= 1 and text[i - 1] in UNDER_AFTER:
+        return f"下 after {text[i - 1]} is \"below\" or \"down\" (如下, 樹下, 向下)"
+    return None
 
 
 def after_noun_phrase(text: str, i: int) -> bool:
@@ -117,14 +125,14 @@ class ContextRules:
         return table
 
     def decide(self, text: str, i: int, open_start: bool = False) -> ContextRule | None:
-        """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences; none for the
-        下 of a written 在…下 clause or after a noun of a condition, and none keyed on what follows 下 after a noun
+        """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences; none where 下
+        reads "under" (``reads_under``), and none keyed on what follows 下 after a noun
         (the stated rules above). ``open_start``: the run starts right after a word in Latin letters (喺group度,
         喺IFC度), no phrase's start, so no rule keyed on the start applies (度 at the start → dok6, "to measure",
         read them). A run's end before such a word keeps its rules: the word is mostly what a verb takes there, and
         下 at the end → haa5 reads 做下tutor, 攞下feel as said."""
         table = self._table(text[i])
-        if table is None or closes_written_clause(text, i) or under_a_condition(text, i):
+        if table is None or reads_under(text, i):
             return None
         best = None
         for context, neighbours in zip(CONTEXTS, context_keys(text, i)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .context import ContextRules, closes_written_clause, load_context_rules, under_a_condition
+from .context import ContextRules, load_context_rules, reads_under
 from .dictionary import base_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
@@ -190,8 +190,8 @@ class Frontend:
         no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause nor one after 情況 or 環境.
         The rules are learnt on these places and applied on them only."""
         alone = _read_alone(self._dictionary.matches(text))
-        return [alone[i] and not closes_written_clause(text, i) and not under_a_condition(text, i)
-                and self._plain.covering(text, i, alone.__getitem__) is None for i in range(len(text))]
+        return [alone[i] and not reads_under(text, i) and self._plain.covering(text, i, alone.__getitem__) is None
+                for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
         """For each character of a Han run, the dictionary word it is read in (the character itself where it is a
@@ -242,7 +242,10 @@ class Frontend:
                 out.append((ch, reading, source, f"{source} character, inside the plain word {plain} (rime-cantonese)"
                             f", where the context rule {ch} {rule.where()} → {rule.reading} does not apply"))
                 continue
-            out.append((ch, reading, source, f"{source} word {word}" if len(word) > 1 else f"{source} character"))
+            why = f"{source} word {word}" if len(word) > 1 else f"{source} character"
+            if len(word) == 1 and (under := reads_under(text, i)):
+                why += f": {under}, where no context rule applies"
+            out.append((ch, reading, source, why))
         return out
 
     def explain_run(self, run: list[Segment], after_word: bool = False, before_word: bool = False,

@@ -130,6 +130,7 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     assert r.jyutping[i] == "haa6" and r.sources[i] != "context"
     assert frontend("你試下先").jyutping[2] == "haa5" and frontend("你要努力下").jyutping[-1] == "haa5"
     assert frontend("上網幫我查下").jyutping[-1] == "haa5" and frontend("假喺屋企抖下").jyutping[-1] == "haa5"
+    assert "where no context rule applies" in r.why[i]  # --explain says why
 
 
 @pytest.mark.parametrize("text, reading", [
