@@ -62,14 +62,15 @@ def closes_written_clause(text: str, i: int) -> bool:
 # Nouns of a condition that 下 right after makes "under" (喺呢種情況下, 正常情況下, 室溫環境下, 在這個前提下): none
 # can be a verb that 下 would make "a bit" (試下; 努力下 "try harder" is one, so it is not listed). The rules for a
 # run's end or a pronoun after it read 下 there haa5, the 睇下 of HKCanCor's conversations.
-CONDITION_NOUNS = frozenset({"情況", "情形", "狀況", "狀態", "環境", "處境", "前提", "條件", "背景", "氣氛", "壓力",
-                             "制度", "體制", "政策", "框架", "局面", "形勢", "情勢"})
+CONDITION_NOUNS = frozenset({"情況", "情况", "情形", "狀況", "狀態", "環境", "處境", "前提", "條件", "背景", "氣氛",
+                             "壓力", "制度", "體制", "政策", "框架", "局面", "形勢", "情勢", "模式", "條例", "法例",
+                             "規例"})
 
 
 # ... and the single characters after which 下 is "under" or "down" (如下 "as follows", 樹下, 台下, 腳下, 向下, 墮下,
 # 剩下): nouns of a place and verbs of a direction, none a verb that 下 makes "a bit" (查下, 抖下: haa5). The rule
 # for a run's end read them haa5 (37 places of CTCPC and Common Voice, 如下 six times).
-UNDER_AFTER = frozenset("如當向台腳樹橋塔線窗山月燈傘床牀桌枱城膝筆足墮脫落跪剩")
+UNDER_AFTER = frozenset("如當向台腳樹橋塔線窗山月燈傘床牀桌枱城膝筆足樓簷蔭刀箭左右墮脫落跪剩")
 
 
 def reads_under(text: str, i: int) -> str | None:

@@ -46,20 +46,20 @@ def test_the_lexicon_overrides_tojyutping_only_where_hkcancor_is_settled_and_dif
 
 def test_context_rules_learn_collocations_and_explain_themselves():
     utts = [utterance(("睇", "tai2"), ("下", "haa5"), n=i) for i in range(5)]
-    utts += [utterance(("樓", "lau4"), ("下", "haa6"), n=i) for i in range(5)]
+    utts += [utterance(("牆", "coeng4"), ("下", "haa6"), n=i) for i in range(5)]  # (樓下 is a stated reading now)
     utts += [utterance(("坐", "co5"), ("下", "haa5" if i % 2 else "haa6"), n=i) for i in range(6)]
     plain = Frontend(**PLAIN, plain_words=PlainWords(set()))
     rules = build_context_rules(utts, plain)
     after = {(r.neighbours, r.reading) for r in rules if r.char == "下" and r.context == "before"}
-    assert after == {("睇", "haa5"), ("樓", "haa6")}  # 坐下 is read both ways: no rule
-    # 樓下 is a plain word (rime-cantonese reads it lau4 haa6, as the dictionary reads its characters alone): no
-    # rule is learnt there, nor needed
-    rules_outside = build_context_rules(utts, Frontend(**PLAIN, plain_words=PlainWords({"樓下"})))
+    assert after == {("睇", "haa5"), ("牆", "haa6")}  # 坐下 is read both ways: no rule
+    # in a plain word (as rime-cantonese reads 樓下 lau4 haa6, as the dictionary reads its characters alone) no
+    # rule is learnt, nor needed
+    rules_outside = build_context_rules(utts, Frontend(**PLAIN, plain_words=PlainWords({"牆下"})))
     assert {(r.neighbours, r.reading) for r in rules_outside if r.char == "下" and r.context == "before"} == \
         {("睇", "haa5")}
     ours = Frontend(lexicon={}, context=ContextRules(rules), plain_words=PlainWords(set()))
     assert [s for _, s in ours.read_han("你睇下")][-1] == "haa5"
-    assert [s for _, s in ours.read_han("佢喺樓下")][-1] == "haa6"
+    assert [s for _, s in ours.read_han("佢喺牆下")][-1] == "haa6"
     changed = [e for e in ours.explain_han("你睇下") if e[2] == "context"]
     assert changed == [("下", "haa5", "context", "context: 下 after 睇 → haa5 (HKCanCor training split: 5 of 5)")]
 

@@ -121,7 +121,8 @@ def test_a_run_before_latin_letters_keeps_its_end(frontend, text):
                                   "時間放喺室溫環境下", "在這個前提下，", "喺咁大嘅壓力下你點做",
                                   # after a character of a place or a direction: under, down
                                   "名單數目如下：", "你喺台下你好呀", "我淨係知向下", "後從高處墮下，經搶救",
-                                  "剩下嘅錢", "坐喺樹下"])
+                                  "剩下嘅錢", "坐喺樹下", "個波跌咗落樓下", "喺同一屋簷下", "唔同嘅傳承模式下，",
+                                  "寫喺字嘅左下，"])
 def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     """下 right after 情況, 環境, 前提 … is "under", haa6; the rules for a run's end and for a pronoun after 下 (the
     睇下 of conversation) read it haa5 (14 of 52 情況下 in CTCPC and Common Voice)."""
