@@ -631,6 +631,12 @@ def test_a_web_address_is_said_without_its_scheme_with_its_paths_slashes_and_in_
         "[link][<,>][zoom][dot][us][slash][J][slash]一二三四五六七八九[<,>]密碼"
     assert han("www.abc.com/2024/05/news.html") == \
         "[W][W][W][dot][abc][dot][com][slash]二零二四[slash]零五[slash][news][dot][html]"
+    # a host's digits, read as a code's, do not hide the path's slash; a run too long to be an address says nothing
+    assert han("abc123.com/news") == "[abc]一二三[dot][com][slash][news]"
+    from cantoedge.runtime.normalize import ADDRESS_MAX
+    long_run = "abc.com/" * (ADDRESS_MAX // 8 + 1)
+    assert not {"dot", "slash"} & {seg.text for seg in normalize(long_run)[0]}
+    assert {"dot", "slash"} <= {seg.text for seg in normalize(long_run[:ADDRESS_MAX - 1])[0]}
     # a slash or a dot outside an address keeps its reading: a choice, letters, a sentence's stop
     assert han("A/B測試") == "[A][B]測試" and han("and/or") == "[and][or]" and han("U.S.A.") == "[U][S][A][<.>]"
 
