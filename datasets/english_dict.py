@@ -10,11 +10,12 @@ import io
 import re
 from pathlib import Path
 
+from cantoedge.datasets.package_data import DATA_PATH
 from cantoedge.runtime.english import DATA_FILE
 from cantoedge.runtime.fileio import atomic_write
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")  # not 'bout, 'em or a.'s
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "runtime" / "data" / DATA_FILE
+DEFAULT_OUT = DATA_PATH / DATA_FILE
 
 
 def compile_english(out: Path = DEFAULT_OUT) -> int:

@@ -47,16 +47,15 @@ def record_of(path: Path, command: str) -> Recorded:
     return Recorded(len(data), crc32_hex(data), command)
 
 
-def record_data_file(path: Path, command: str) -> bool:
-    """After ``command`` wrote ``path``: if it is one of the package's data files, record it. Returns whether it
-    was (an output written elsewhere, by ``--out``, is not the package's)."""
-    path = Path(path)
-    if path.resolve().parent != DATA_PATH.resolve():
-        return False
-    records = current_records()
-    records[path.name] = record_of(path, command)
-    write_records(records)
-    return True
+def record_data_files(command: str, *paths: Path) -> list[Path]:
+    """After ``command`` wrote ``paths``: record those that are the package's data files, in one write of
+    checksums.tsv. Returns them (an output written elsewhere, by ``--out``, is not the package's)."""
+    ours = [Path(p) for p in paths if Path(p).resolve().parent == DATA_PATH.resolve()]
+    if ours:
+        records = current_records()
+        records.update((p.name, record_of(p, command)) for p in ours)
+        write_records(records)
+    return ours
 
 
 def record_all() -> dict[str, Recorded]:

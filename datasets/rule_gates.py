@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
-from cantoedge.datasets.package_data import record_data_file
+from cantoedge.datasets.package_data import DATA_PATH, record_data_files
 from cantoedge.runtime.fileio import atomic_write_text
 from cantoedge.runtime.number_rules import number_rules
 from cantoedge.runtime.rule_gates import GATES_FILE, gate_key
@@ -27,7 +26,7 @@ except ImportError:  # pragma: no cover - Python 3.10 and older
     import sre_constants  # type: ignore[no-redef]
     import sre_parse  # type: ignore[no-redef]
 
-GATES_PATH = Path(__file__).resolve().parents[1] / "runtime" / "data" / GATES_FILE
+GATES_PATH = DATA_PATH / GATES_FILE
 _LARGEST_RANGE = 256  # a class spanning more code points than this (all Han text) is no useful gate
 _WHITESPACE = frozenset(chr(c) for c in range(0x3001) if re.fullmatch(r"\s", chr(c)))  # \s: none above U+3000
 _DIGITS = frozenset("0123456789")
@@ -114,7 +113,7 @@ def gates_json(found: dict[str, str] | None = None) -> str:
 def main() -> None:
     found = gates()
     atomic_write_text(GATES_PATH, gates_json(found))
-    record_data_file(GATES_PATH, "python -m cantoedge.datasets.rule_gates")
+    record_data_files("python -m cantoedge.datasets.rule_gates", GATES_PATH)
     print(f"wrote {GATES_PATH} ({len(found)} gated rules of {len(number_rules())})")
 
 

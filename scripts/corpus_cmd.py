@@ -131,11 +131,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _english_dict(args: argparse.Namespace) -> int:
     from cantoedge.datasets.english_dict import DEFAULT_OUT, compile_english
-    from cantoedge.datasets.package_data import record_data_file
+    from cantoedge.datasets.package_data import record_data_files
 
     out = Path(args.out) if args.out else DEFAULT_OUT
     n = compile_english(out)
-    record_data_file(out, "cantoedge corpus english-dict")
+    record_data_files("cantoedge corpus english-dict", out)
     print(f"english dictionary: {n} words -> {out} ({out.stat().st_size / 1e6:.2f} MB)")
     return 0
 
@@ -211,20 +211,18 @@ def _calib_set(args: argparse.Namespace) -> int:
 def _lexicon(args: argparse.Namespace) -> int:
     from cantoedge.datasets.hkcancor import load_annotated
     from cantoedge.datasets.lexicon import build_g2p_data, write_context_rules, write_lexicon
-    from cantoedge.datasets.package_data import record_data_file
+    from cantoedge.datasets.package_data import DATA_PATH, record_data_files
     from cantoedge.datasets.plain_words import write_plain_words
 
-    data = Path(__file__).resolve().parents[1] / "runtime" / "data"
-    out = Path(args.out) if args.out else data / "lexicon.tsv"
-    context_out = Path(args.context_out) if args.context_out else data / "context.tsv"
-    plain_out = Path(args.plain_out) if args.plain_out else data / "plain_words.tsv"
+    out = Path(args.out) if args.out else DATA_PATH / "lexicon.tsv"
+    context_out = Path(args.context_out) if args.context_out else DATA_PATH / "context.tsv"
+    plain_out = Path(args.plain_out) if args.plain_out else DATA_PATH / "plain_words.tsv"
     train = [u for u in load_annotated() if u.split == "train"]
     entries, rules, plain = build_g2p_data(train)
     write_lexicon(entries, out)
     write_context_rules(rules, context_out)
     write_plain_words(plain, plain_out)
-    for path in (out, context_out, plain_out):
-        record_data_file(path, "cantoedge corpus lexicon")
+    record_data_files("cantoedge corpus lexicon", out, context_out, plain_out)
     print(f"{len(entries)} words -> {out}\n{len(rules)} context rules for {len({r.char for r in rules})} "
           f"characters -> {context_out}\n{len(plain)} plain words (rime-cantonese) -> {plain_out}")
     return 0
@@ -232,14 +230,14 @@ def _lexicon(args: argparse.Namespace) -> int:
 
 def _g2p_dict(args: argparse.Namespace) -> int:
     from cantoedge.datasets.lexicon import compile_tojyutping
-    from cantoedge.datasets.package_data import record_data_file
+    from cantoedge.datasets.package_data import DATA_PATH, record_data_files
     from cantoedge.runtime.dictionary import parse_dictionary
     from cantoedge.runtime.fileio import atomic_write_text
 
-    out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "runtime" / "data" / "tojyutping.tsv"
+    out = Path(args.out) if args.out else DATA_PATH / "tojyutping.tsv"
     text = compile_tojyutping()
     atomic_write_text(out, text)
-    record_data_file(out, "cantoedge corpus g2p-dict")
+    record_data_files("cantoedge corpus g2p-dict", out)
     print(f"{len(parse_dictionary(text))} words -> {out}")
     return 0
 
