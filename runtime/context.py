@@ -127,8 +127,8 @@ class ContextRules:
 
     def decide(self, text: str, i: int, open_start: bool = False) -> ContextRule | None:
         """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences; none where 下
-        reads "under" (``reads_under``), and none keyed on what follows 下 after a noun
-        (the stated rules above). ``open_start``: the run starts right after a word in Latin letters (喺group度,
+        reads "under" (``reads_under``), and none keyed on what follows 下 after a noun (the stated rules above).
+        ``open_start``: the run starts right after a word in Latin letters (喺group度,
         喺IFC度), no phrase's start, so no rule keyed on the start applies (度 at the start → dok6, "to measure",
         read them). A run's end before such a word keeps its rules: the word is mostly what a verb takes there, and
         下 at the end → haa5 reads 做下tutor, 攞下feel as said."""

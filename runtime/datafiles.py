@@ -36,6 +36,11 @@ def crc32_hex(data: bytes) -> str:
     return f"{zlib.crc32(data):08x}"
 
 
+def _data_path(file: str) -> str:
+    """Where the data file ``file`` ("lexicon.tsv") lies, as errors name it."""
+    return os.path.join(PACKAGE_DIR, DATA_DIR, file)
+
+
 def _read(rel: str) -> bytes:
     path = os.path.join(PACKAGE_DIR, rel)
     try:
@@ -54,7 +59,7 @@ def parse_checksums(text: str) -> dict[str, Recorded]:
         fields = line.split("\t")
         if len(fields) != 4 or not fields[1].isdigit() or len(fields[2]) != 8 \
                 or any(c not in "0123456789abcdef" for c in fields[2]):
-            raise DataFileError(f"{os.path.join(PACKAGE_DIR, DATA_DIR, CHECKSUMS_FILE)} line {number} is damaged "
+            raise DataFileError(f"{_data_path(CHECKSUMS_FILE)} line {number} is damaged "
                                 f"(want file, bytes, crc32, command, tab-separated): {line[:80]!r}; {REINSTALL}")
         recorded[fields[0]] = Recorded(int(fields[1]), fields[2], fields[3])
     return recorded
@@ -67,13 +72,12 @@ def recorded_checksums() -> dict[str, Recorded]:
     try:
         return parse_checksums(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise DataFileError(f"{os.path.join(PACKAGE_DIR, DATA_DIR, CHECKSUMS_FILE)} is not UTF-8 text; "
-                            f"{REINSTALL}") from None
+        raise DataFileError(f"{_data_path(CHECKSUMS_FILE)} is not UTF-8 text; {REINSTALL}") from None
 
 
 def check_data_bytes(file: str, data: bytes) -> None:
     """Raise DataFileError unless ``data`` is the data file ``file`` ("lexicon.tsv") as recorded."""
-    path = os.path.join(PACKAGE_DIR, DATA_DIR, file)
+    path = _data_path(file)
     record = recorded_checksums().get(file)
     if record is None:
         raise DataFileError(f"{path} has no size and CRC-32 in {CHECKSUMS_FILE}; {REINSTALL}")
