@@ -156,22 +156,39 @@ def syllable_agreement(name: str, predict: Callable[[str], Sequence[str | None]]
     return Agreement(name, matched, total)
 
 
+def own_entries(entries: dict[str, str], utterances: Iterable[HKUtterance]) -> frozenset[str]:
+    """The lexicon's characters alone (重 zung6, 爭 zaang1) but the particles, those HKCanCor's training split
+    mostly sets at a run's end (喇 laa1, 㗎 gaa4): rime-cantonese's words that hold one (夠喇, 嚟㗎) are phrases whose
+    particle reads as rime reads it anywhere, so they say nothing of the word and the lexicon's reading stands."""
+    chars = {w for w in entries if len(w) == 1}
+    last: collections.Counter[str] = collections.Counter()
+    seen: collections.Counter[str] = collections.Counter()
+    for utt in utterances:
+        for text, _ in han_runs(utt):
+            for i, ch in enumerate(text):
+                if ch in chars:
+                    seen[ch] += 1
+                    last[ch] += i == len(text) - 1
+    return frozenset(ch for ch in chars if 2 * last[ch] < seen[ch])
+
+
 def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[ContextRule],
                                                           dict[str, tuple[str, ...]]]:
     """The lexicon, then the context rules for what ToJyutping and that lexicon still misread, learnt outside the
-    plain words, and the plain words of the characters that have rules: the three files `cantoedge corpus
-    lexicon` writes."""
+    plain words, and the plain words of the characters that have rules or an entry of their own: the three files
+    `cantoedge corpus lexicon` writes."""
     entries = build_lexicon(train)
-    plain = plain_words(base_dictionary().layered(entries))
+    own = own_entries(entries, train)
+    plain = plain_words(base_dictionary().layered(entries), base_dictionary(), own)
     rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([]),
                                                 plain_words=PlainWords(plain)))
-    return entries, rules, holding(plain, {r.char for r in rules})
+    return entries, rules, holding(plain, {r.char for r in rules} | own)
 
 
 def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:
     """The frontend with a lexicon and context rules built from ``train``, and with the lexicon alone."""
     entries, rules, plain = build_g2p_data(train)
-    return {"lexicon": Frontend(lexicon=entries, context=ContextRules([])),
+    return {"lexicon": Frontend(lexicon=entries, context=ContextRules([]), plain_words=PlainWords(plain)),
             "lexicon + context rules": Frontend(lexicon=entries, context=ContextRules(rules),
                                                 plain_words=PlainWords(plain))}
 

@@ -1,5 +1,6 @@
 """Builds the plain words (runtime/plain_words.py) from rime-cantonese's dictionary, which pycantonese ships:
-words of 2 to 6 Han characters whose every character it reads as the frontend's dictionary reads it alone."""
+words of 2 to 6 Han characters whose every character it reads as the frontend's dictionary (or, for a character
+whose lexicon entry gives way in them, ToJyutping) reads it alone."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from cantoedge.runtime.marks import is_han
 from cantoedge.runtime.plain_words import LONGEST, SHORTEST
 
 HEADER = ("# word<TAB>jyutping, comma-separated: rime-cantonese's words (CC BY 4.0, via pycantonese) that read as\n"
-          "# their characters alone, for characters with context rules; sorted by UTF-8 bytes.\n"
+          "# their characters alone, for characters with context rules or a lexicon entry; sorted by UTF-8 bytes.\n"
           "# Regenerate with: cantoedge corpus lexicon\n")
 
 
@@ -34,21 +35,27 @@ def rime_words() -> dict[str, tuple[str, ...]]:
     return words
 
 
-def plain_words(dictionary: WordDictionary) -> dict[str, tuple[str, ...]]:
-    """The rime-cantonese words that ``dictionary`` reads as rime does, character by character alone."""
-    alone: dict[str, str | None] = {}
+def plain_words(dictionary: WordDictionary, base: WordDictionary | None = None,
+                giving_way: frozenset[str] = frozenset()) -> dict[str, tuple[str, ...]]:
+    """The rime-cantonese words whose every character rime reads as ``dictionary`` (the lexicon over ToJyutping)
+    reads it alone, or, for the characters ``giving_way``, as ``base`` (ToJyutping) does: 體重 tai2 cung5, where
+    the lexicon's 重 alone is zung6, "still"."""
+    alone: dict[str, set[str | None]] = {}
 
-    def reading(ch: str) -> str | None:
+    def readings(ch: str) -> set[str | None]:
         if ch not in alone:
-            alone[ch] = dictionary.matches(ch)[0][1]
+            alone[ch] = {dictionary.matches(ch)[0][1]}
+            if base is not None and ch in giving_way:
+                alone[ch].add(base.matches(ch)[0][1])
         return alone[ch]
 
     return {word: syllables for word, syllables in rime_words().items()
-            if all(reading(ch) == s for ch, s in zip(word, syllables))}
+            if all(s in readings(ch) for ch, s in zip(word, syllables))}
 
 
 def holding(words: dict[str, tuple[str, ...]], chars: set[str]) -> dict[str, tuple[str, ...]]:
-    """The words that hold one of ``chars`` (the characters with context rules: only there can a word matter)."""
+    """The words that hold one of ``chars`` (the characters with context rules or a lexicon entry of their own:
+    only there can a word matter)."""
     return {word: syllables for word, syllables in words.items() if any(ch in chars for ch in word)}
 
 

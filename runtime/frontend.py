@@ -177,7 +177,8 @@ class Frontend:
     def __init__(self, lexicon: dict[str, str] | None = None, inventory: Inventory | None = None,
                  strict: bool = False, context: ContextRules | None = None, plain_words: PlainWords | None = None):
         """``lexicon={}`` and ``context=ContextRules([])`` read as plain ToJyutping; None: the bundled ones
-        (``plain_words``: the words inside which no context rule applies)."""
+        (``plain_words``: the words inside which no context rule applies, nor the lexicon's reading of a
+        character alone where the word reads it as ToJyutping does)."""
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
@@ -233,15 +234,24 @@ class Frontend:
             rule = self._context.decide(text, i, after_letters) \
                 if len(word) == 1 and i not in rewritten else None
             source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
-            if rule is not None and rule.reading != reading:
-                # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it
+            # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it; and
+            # there the lexicon's reading of a character alone gives way to ToJyutping's where rime-cantonese's word
+            # reads it so (體重 cung5: HKCanCor's 重 alone is zung6, "still")
+            rereads = rule is not None and rule.reading != reading
+            if rereads or (source == "lexicon" and len(word) == 1 and i not in rewritten):
                 plain = self._plain.covering(text, i, alone.__getitem__)
-                if plain is None:
+                if plain is None and rereads:
                     out.append((ch, rule.reading, "context", rule.describe()))
                     continue
-                out.append((ch, reading, source, f"{source} character, inside the plain word {plain} (rime-cantonese)"
-                            f", where the context rule {ch} {rule.where()} → {rule.reading} does not apply"))
-                continue
+                if plain is not None and plain[1] != reading:
+                    out.append((ch, plain[1], "ToJyutping", f"ToJyutping character, inside the plain word {plain[0]} "
+                                f"(rime-cantonese), where the lexicon's {ch} → {reading} does not apply"))
+                    continue
+                if plain is not None and rereads:
+                    out.append((ch, reading, source, f"{source} character, inside the plain word {plain[0]} "
+                                f"(rime-cantonese), where the context rule {ch} {rule.where()} → {rule.reading} "
+                                "does not apply"))
+                    continue
             why = f"{source} word {word}" if len(word) > 1 else f"{source} character"
             if len(word) == 1 and (under := reads_under(text, i)):
                 why += f": {under}, where no context rule applies"

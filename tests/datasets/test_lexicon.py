@@ -7,6 +7,7 @@ from cantoedge.datasets.lexicon import (
     build_context_rules,
     build_lexicon,
     han_runs,
+    own_entries,
     settled,
     syllable_agreement,
 )
@@ -44,20 +45,29 @@ def test_the_lexicon_overrides_tojyutping_only_where_hkcancor_is_settled_and_dif
     assert build_lexicon(utts) == {"喇": "laa1"}
 
 
+def test_a_particle_keeps_its_entry_where_a_content_character_gives_way():
+    """HKCanCor sets a particle at a run's end (夠喇): rime's words holding one are phrases, not words, so the
+    lexicon's 喇 stands in them; 重 stands mostly inside a run (佢重未返) and gives way inside rime's words."""
+    utts = [utterance(("夠", "gau3"), ("喇", "laa1"), n=i) for i in range(3)]
+    utts += [utterance(("佢", "keoi5"), ("重", "zung6"), ("未", "mei6"), n=i) for i in range(3)]
+    utts += [utterance(("喇", "laa1"), ("喇", "laa1"), n=9)]  # at the end in 4 of 5 places
+    assert own_entries({"喇": "laa1", "重": "zung6", "佢重": "keoi5 zung6"}, utts) == {"重"}
+
+
 def test_context_rules_learn_collocations_and_explain_themselves():
     utts = [utterance(("睇", "tai2"), ("下", "haa5"), n=i) for i in range(5)]
     utts += [utterance(("牆", "coeng4"), ("下", "haa6"), n=i) for i in range(5)]  # (樓下 is a stated reading now)
     utts += [utterance(("坐", "co5"), ("下", "haa5" if i % 2 else "haa6"), n=i) for i in range(6)]
-    plain = Frontend(**PLAIN, plain_words=PlainWords(set()))
+    plain = Frontend(**PLAIN, plain_words=PlainWords({}))
     rules = build_context_rules(utts, plain)
     after = {(r.neighbours, r.reading) for r in rules if r.char == "下" and r.context == "before"}
     assert after == {("睇", "haa5"), ("牆", "haa6")}  # 坐下 is read both ways: no rule
     # in a plain word (as rime-cantonese reads 樓下 lau4 haa6, as the dictionary reads its characters alone) no
     # rule is learnt, nor needed
-    rules_outside = build_context_rules(utts, Frontend(**PLAIN, plain_words=PlainWords({"牆下"})))
+    rules_outside = build_context_rules(utts, Frontend(**PLAIN, plain_words=PlainWords({"牆下": ("coeng4", "haa6")})))
     assert {(r.neighbours, r.reading) for r in rules_outside if r.char == "下" and r.context == "before"} == \
         {("睇", "haa5")}
-    ours = Frontend(lexicon={}, context=ContextRules(rules), plain_words=PlainWords(set()))
+    ours = Frontend(lexicon={}, context=ContextRules(rules), plain_words=PlainWords({}))
     assert [s for _, s in ours.read_han("你睇下")][-1] == "haa5"
     assert [s for _, s in ours.read_han("佢喺牆下")][-1] == "haa6"
     changed = [e for e in ours.explain_han("你睇下") if e[2] == "context"]

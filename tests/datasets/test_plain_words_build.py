@@ -12,6 +12,13 @@ def test_plain_words_are_rime_words_read_as_their_characters_alone():
     assert "人物" in plain_words(base_dictionary())  # every plain word, before they are kept by character
 
 
+def test_a_character_giving_way_accepts_the_base_dictionarys_reading_too():
+    lexicon = base_dictionary().layered({"重": "zung6"})
+    assert "體重" not in plain_words(lexicon)  # rime's cung5 is not the lexicon's zung6
+    both = plain_words(lexicon, base_dictionary(), frozenset("重"))
+    assert both["體重"] == ("tai2", "cung5") and "重有" in both  # ToJyutping's cung5 and the lexicon's zung6
+
+
 def test_written_words_are_found_in_place(tmp_path):
     path = tmp_path / "plain.tsv"
     write_plain_words({"天下": ("tin1", "haa6"), "一家上下": ("jat1", "gaa1", "soeng6", "haa6")}, path)
