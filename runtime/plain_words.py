@@ -41,12 +41,17 @@ class PlainWords:
             for end in range(max(i + 1, start + SHORTEST), min(n, start + LONGEST) + 1):
                 if not all(alone(j) for j in range(start, end)):
                     break
-                syllables = self.words.get(text[start:end])
+                syllables = self._get(text[start:end])
                 if syllables is not None:
-                    if isinstance(syllables, str):  # the bundled file's readings, comma-separated
-                        syllables = syllables.split(",")
                     return text[start:end], syllables[i - start]
         return None
+
+    def _get(self, word: str) -> Sequence[str] | None:
+        words = self.words
+        if isinstance(words, SortedWords):  # the bundled file: the words starting with a character, parsed once
+            found = words.starting_with(word[0]).get(word)
+            return None if found is None else found.split(",")
+        return words.get(word)
 
 
 @lru_cache(maxsize=1)
