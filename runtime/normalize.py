@@ -529,6 +529,8 @@ def _bracket_pauses(text: str, i: int) -> bool:
     said = _MARKED_RUN.sub("", inside)
     aside = sum(map(is_han, said)) >= 2 and not _WEEKDAY_ASIDE.fullmatch(said) or bool(_ENGLISH_ASIDE.search(said)) \
         or MARKS["date"] in inside  # a date's aside: 大坂直美（1997年10月16日－）, 第17（2018年6月11號）
+    # ... or a number's right after a number, which would run on into it (得票450（91.09%）: 四百五十百分之…)
+    aside = aside or text[i] == "(" and spoken_before.endswith(END) and inside.lstrip()[:1] in MARK_KIND
     return bool(spoken_before) and more and aside
 
 

@@ -495,7 +495,10 @@ def test_jyutping_written_in_the_text_is_read_as_written(text, expected):
     ("排名係第17（2018年6月11號）。", "排名係第十七[<,>]二零一八年六月十一號[<.>]"),
     ("陳大文（1980-2020）係作家", "陳大文[<,>]一九八零至二零二零[<,>]係作家"),
     ("康熙（1661—1722）", "康熙[<,>]一六六一至一七二二"), ("價錢（1000-1200）蚊", "價錢一千至一千二百蚊"),
-    ("尺寸（1200-1500）", "尺寸一千二百至一千五百")])
+    ("尺寸（1200-1500）", "尺寸一千二百至一千五百"),
+    # a number's aside right after a number
+    ("得票450（91.09%）。", "得票四百五十[<,>]百分之九十一點零九[<.>]"),
+    ("人口100（2010年）", "人口一百[<,>]二零一零年")])
 def test_an_aside_in_brackets_is_set_off_by_pauses(text, expected):
     """每堂$350（90分鐘） ran two numbers together, 第17（2018年6月11號） a rank and a date, and 陳大文（1980-2020）
     read two sums; a code's, a formula's or a weekday's brackets stay silent."""
