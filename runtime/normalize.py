@@ -710,8 +710,10 @@ def normalize(text: str) -> tuple[list[Segment], list[Dropped]]:
                 han.append(reading)
         elif ch == "/" and 0 < i < len(text) - 1 and is_han(text[i - 1]) and is_han(text[i + 1]):
             pause(PAUSE_COMMA)  # between words, a list's or a choice's (顏色：黑/白/灰, 男/女): it ran them together
-        elif ch in "】〕" and text[i + 1:].strip() or ch == "/" and text[i - 1:i] == " " == text[i + 1:i + 2]:
-            pause(PAUSE_COMMA)  # after a tag (【快訊】港股, 〔警告〕內容) and at a slash set apart (Tel: … / Fax: …)
+        elif ch in "】〕" and text[i + 1:].strip() or ch == "/" and text[i - 1:i] == " " == text[i + 1:i + 2] \
+                or ch in "”」』" and text[i + 1:].lstrip()[:1] in ("“", "「", "『"):
+            pause(PAUSE_COMMA)  # after a tag (【快訊】港股, 〔警告〕內容), at a slash set apart (Tel: … / Fax: …) and
+            # between two quotations (「大部隊入嚟喇」「嚟咗唔少人添。」 ran the two together)
         elif ch == "#" and text[i - 1:i] in ("", " ") and text[i + 1:i + 2].isalpha():  # (Han is alphabetic too)
             pause(PAUSE_COMMA)  # a hashtag's start (#香港 #美食 #打卡: they ran together, 香港美食打卡)
         elif ch in "()" and _bracket_pauses(text, i):
