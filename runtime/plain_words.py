@@ -21,8 +21,8 @@ SHORTEST, LONGEST = 2, 6  # the words' lengths in characters
 
 
 class PlainWords:
-    """A set of plain words (the bundled file's, or any container of words); ``covering`` finds one around a
-    character."""
+    """The plain words with their syllables (the bundled file's, or any mapping of them); ``covering`` finds one
+    around a character."""
 
     def __init__(self, words: Mapping[str, Sequence[str]] | None = None):
         self._words = words
