@@ -88,6 +88,20 @@ def reads_under(text: str, i: int) -> str | None:
     return None
 
 
+# Words of degree and units of weight after which 重 is the adjective "heavy" (好重, 咁重, 太重, 幾重, 三斤重), cung5 as
+# ToJyutping reads it alone: HKCanCor's 重 alone is the adverb "still" (zung6, 仲: 佢重未嚟), which follows none of
+# them. HKCanCor reads its four such places so (好重嗰隻, 殺氣好重, 冇咁重, 睇得咁重), too few after any one word for a
+# rule. Not 噉 (噉重有, "then still"), nor 兩 (兩重, "two layers").
+HEAVY_AFTER = frozenset("好咁太幾更最越夠極噸斤磅克")
+
+
+def reads_heavy(text: str, i: int) -> str | None:
+    """Why ``text[i]``, a 重 read alone, is "heavy" (the stated rule above), or None."""
+    if text[i] != "重" or i == 0 or text[i - 1] not in HEAVY_AFTER:
+        return None
+    return f"重 after {text[i - 1]} is \"heavy\""
+
+
 def after_noun_phrase(text: str, i: int) -> bool:
     """下 two characters after 嘅, 的 or 之 (佢嘅情況下, 老師嘅指導下, 的前提下): "under" a noun, so what follows it
     (a run's end, 我, 佢) says nothing of its reading; the rules for what precedes it (試下, 睇下) still apply.
@@ -127,13 +141,14 @@ class ContextRules:
 
     def decide(self, text: str, i: int, open_start: bool = False) -> ContextRule | None:
         """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences; none where 下
-        reads "under" (``reads_under``), and none keyed on what follows 下 after a noun (the stated rules above).
+        reads "under" (``reads_under``) or 重 "heavy" (``reads_heavy``), and none keyed on what follows 下 after a
+        noun (the stated rules above).
         ``open_start``: the run starts right after a word in Latin letters (喺group度,
         喺IFC度), no phrase's start, so no rule keyed on the start applies (度 at the start → dok6, "to measure",
         read them). A run's end before such a word keeps its rules: the word is mostly what a verb takes there, and
         下 at the end → haa5 reads 做下tutor, 攞下feel as said."""
         table = self._table(text[i])
-        if table is None or reads_under(text, i):
+        if table is None or reads_under(text, i) or reads_heavy(text, i):
             return None
         best = None
         for context, neighbours in zip(CONTEXTS, context_keys(text, i)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .context import ContextRules, load_context_rules, reads_under
+from .context import ContextRules, load_context_rules, reads_heavy, reads_under
 from .dictionary import base_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
@@ -188,10 +188,12 @@ class Frontend:
 
     def rule_places(self, text: str) -> list[bool]:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
-        no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause nor one after 情況 or 環境.
+        no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause nor one after 情況 or 環境, nor a
+        重 after 好 or 咁 ("heavy").
         The rules are learnt on these places and applied on them only."""
         alone = _read_alone(self._dictionary.matches(text))
-        return [alone[i] and not reads_under(text, i) and self._plain.covering(text, i, alone.__getitem__) is None
+        return [alone[i] and not reads_under(text, i) and not reads_heavy(text, i)
+                and self._plain.covering(text, i, alone.__getitem__) is None
                 for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
@@ -227,6 +229,11 @@ class Frontend:
             if _this_before_measure_word(text, matches, i):
                 out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
                             f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
+                continue
+            if len(word) == 1 and i not in rewritten and (heavy := reads_heavy(text, i)):
+                said = self._dictionary.words.starting_with(ch).get(ch) or reading  # ToJyutping's own reading
+                out.append((ch, said, "ToJyutping", f"ToJyutping character: {heavy}, where neither the lexicon's "
+                            f"{ch} alone nor a context rule applies"))
                 continue
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by

@@ -135,6 +135,20 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("你個書包咁重", "cung5"), ("個保齡球太重", "cung5"), ("你估吓我有幾重", "cung5"), ("殺氣好重嗰次之後", "cung5"),
+    ("佢有幾十斤重", "cung5"), ("唔夠重", "cung5"),
+    # the adverb "still" (仲) after none of them, and 噉 "then"
+    ("佢重未嚟", "zung6"), ("噉重唔係", "zung6"), ("呢個好重要", "zung6")])
+def test_zung_after_a_word_of_degree_is_heavy(frontend, text, reading):
+    """HKCanCor's 重 alone is the adverb "still", zung6; after 好, 咁, 太, 幾 or a unit of weight it is "heavy"."""
+    r = frontend(text)
+    i = r.graphemes.index("重")
+    assert r.jyutping[i] == reading
+    if reading == "cung5":
+        assert r.sources[i] == "ToJyutping" and '重 after' in r.why[i] and '"heavy"' in r.why[i]
+
+
+@pytest.mark.parametrize("text, reading", [
     ("呢首歌嘅調好難唱", "ni1"), ("呢單嘢好奇怪", "ni1"), ("呢位先生係邊個", "ni1"), ("佢呢期好忙", "ni1"),
     ("呢個人", "ni1"),  # ToJyutping's own word
     # the particle: before a verb or adverb these characters begin, at the end, before what is no measure word
