@@ -89,6 +89,19 @@ def _this_before_measure_word(text: str, matches: list[tuple[str, str | None, st
     return following in MEASURE_WORDS_AFTER_THIS and len(following_word) == 1 and reading is not None
 
 
+# A noun after the measure word that counts it, read in that sense: 相 after 張 or 幅 is "a photo", soeng2 (一張相,
+# 呢幅相), where ToJyutping reads 相 alone soeng1 ("mutual"); HKCanCor reads 幅相 soeng2 twice and has no 張相, and
+# its rules read 啲相 so (118 places of 張相 and 幅相 in CTCPC and Common Voice read soeng1).
+COUNTED_AS = {"相": ("張幅", "soeng2", "a photo")}
+
+
+def _counted_noun(matches: list[tuple[str, str | None, str]], i: int) -> bool:
+    """Whether ``matches[i]``, read alone, is a noun right after its measure word (張相, and 呢張相 where the
+    dictionary has 呢張)."""
+    ch, _, word = matches[i]
+    return ch in COUNTED_AS and len(word) == 1 and i > 0 and matches[i - 1][0] in COUNTED_AS[ch][0]
+
+
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place", "jyutping")
@@ -229,6 +242,10 @@ class Frontend:
             if _this_before_measure_word(text, matches, i):
                 out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
                             f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
+                continue
+            if _counted_noun(matches, i):
+                _, said, sense = COUNTED_AS[ch]
+                out.append((ch, said, "context", f"{ch} after the measure word {text[i - 1]} → {said}, \"{sense}\""))
                 continue
             if len(word) == 1 and i not in rewritten and (heavy := reads_heavy(text, i)):
                 said = self._dictionary.words.starting_with(ch).get(ch) or reading  # ToJyutping's own reading

@@ -135,6 +135,18 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("呢張相好模糊", "soeng2"), ("幫我哋影張相吖", "soeng2"), ("一幅相", "soeng2"), ("嗰張相", "soeng2"),
+    ("佢哋互相幫助", "soeng1"), ("相信我", "soeng1")])
+def test_a_noun_after_its_measure_word_reads_in_that_sense(frontend, text, reading):
+    """ToJyutping reads 相 alone soeng1; after 張 or 幅 it is "a photo", soeng2, as 啲相 is."""
+    r = frontend(text)
+    i = r.graphemes.index("相")
+    assert r.jyutping[i] == reading
+    if reading == "soeng2":
+        assert r.sources[i] == "context" and '"a photo"' in r.why[i]
+
+
+@pytest.mark.parametrize("text, reading", [
     ("你個書包咁重", "cung5"), ("個保齡球太重", "cung5"), ("你估吓我有幾重", "cung5"), ("殺氣好重嗰次之後", "cung5"),
     ("佢有幾十斤重", "cung5"), ("唔夠重", "cung5"),
     # the adverb "still" (仲) after none of them, and 噉 "then"
