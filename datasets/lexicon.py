@@ -188,7 +188,7 @@ def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[C
 def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:
     """The frontend with a lexicon and context rules built from ``train``, and with the lexicon alone."""
     entries, rules, plain = build_g2p_data(train)
-    return {"lexicon": Frontend(lexicon=entries, context=ContextRules([]), plain_words=PlainWords(plain)),
+    return {"lexicon": Frontend(lexicon=entries, context=ContextRules([]), plain_words=PlainWords(plain), stated=False),
             "lexicon + context rules": Frontend(lexicon=entries, context=ContextRules(rules),
                                                 plain_words=PlainWords(plain))}
 

@@ -188,16 +188,19 @@ class Frontend:
     """Text to syllables and tokens, with numpy-free pure-Python lookups (device safe)."""
 
     def __init__(self, lexicon: dict[str, str] | None = None, inventory: Inventory | None = None,
-                 strict: bool = False, context: ContextRules | None = None, plain_words: PlainWords | None = None):
-        """``lexicon={}`` and ``context=ContextRules([])`` read as plain ToJyutping; None: the bundled ones
-        (``plain_words``: the words inside which no context rule applies, nor the lexicon's reading of a
-        character alone where the word reads it as ToJyutping does)."""
+                 strict: bool = False, context: ContextRules | None = None, plain_words: PlainWords | None = None,
+                 stated: bool = True):
+        """``lexicon={}``, ``context=ContextRules([])`` and ``stated=False`` read as plain ToJyutping; None: the
+        bundled ones (``plain_words``: the words inside which no context rule applies, nor the lexicon's reading of
+        a character alone where the word reads it as ToJyutping does; ``stated``: the readings stated, not learnt:
+        呢 "this" before a measure word, 相 "a photo" after one, 重 "heavy", 下 after an English verb)."""
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
         self._dictionary = base_dictionary().layered(entries)  # ToJyutping's words, the lexicon over them
         self._context = load_context_rules() if context is None else context  # then neighbours, per character
         self._plain = load_plain_words() if plain_words is None else plain_words
+        self._stated = stated
 
     def rule_places(self, text: str) -> list[bool]:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
@@ -235,19 +238,19 @@ class Frontend:
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
                 continue
-            if i == 0 and after_word and _after_english_verb(text, before_word):
+            if self._stated and i == 0 and after_word and _after_english_verb(text, before_word):
                 out.append((ch, AFTER_ENGLISH_VERB[ch], "context", f"{ch} right after an English word, a verb "
                             f"(check{ch}, google{ch}) → {AFTER_ENGLISH_VERB[ch]}, as after 睇 or 試"))
                 continue
-            if _this_before_measure_word(text, matches, i):
+            if self._stated and _this_before_measure_word(text, matches, i):
                 out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
                             f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
                 continue
-            if _counted_noun(matches, i):
+            if self._stated and _counted_noun(matches, i):
                 _, said, sense = COUNTED_AS[ch]
                 out.append((ch, said, "context", f"{ch} after the measure word {text[i - 1]} → {said}, \"{sense}\""))
                 continue
-            if len(word) == 1 and i not in rewritten and (heavy := reads_heavy(text, i)):
+            if self._stated and len(word) == 1 and i not in rewritten and (heavy := reads_heavy(text, i)):
                 said = self._dictionary.words.starting_with(ch).get(ch) or reading  # ToJyutping's own reading
                 out.append((ch, said, "ToJyutping", f"ToJyutping character: {heavy}, where neither the lexicon's "
                             f"{ch} alone nor a context rule applies"))

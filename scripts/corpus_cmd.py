@@ -256,8 +256,8 @@ def _g2p_eval(args: argparse.Namespace) -> int:
     annotated = load_annotated()
     sets = {"HKCanCor held out (val + test)": [u for u in annotated if u.split != "train"],
             "CantoMap (independent annotators, never tuned on)": load_cantomap()}
-    frontends = {"ToJyutping": Frontend(lexicon={}, context=ContextRules([])),
-                 "ToJyutping + HKCanCor lexicon": Frontend(context=ContextRules([])),
+    frontends = {"ToJyutping": Frontend(lexicon={}, context=ContextRules([]), stated=False),
+                 "ToJyutping + HKCanCor lexicon": Frontend(context=ContextRules([]), stated=False),
                  "cantoedge (ToJyutping + lexicon + context rules)": Frontend()}
     predictors = {"pycantonese": lexicon.pycantonese_predictor(),
                   **{name: (lambda t, f=f: [s for _, s in f.read_han(t)]) for name, f in frontends.items()}}

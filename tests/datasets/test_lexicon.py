@@ -17,7 +17,7 @@ from cantoedge.runtime.frontend import Frontend
 from cantoedge.runtime.lexicon import load_lexicon
 from cantoedge.runtime.plain_words import PlainWords
 
-PLAIN = dict(lexicon={}, context=ContextRules([]))  # plain ToJyutping
+PLAIN = dict(lexicon={}, context=ContextRules([]), stated=False)  # plain ToJyutping
 
 
 def utterance(*words: tuple[str, str], n: int = 0) -> HKUtterance:

@@ -146,6 +146,16 @@ def test_a_noun_after_its_measure_word_reads_in_that_sense(frontend, text, readi
         assert r.sources[i] == "context" and '"a photo"' in r.why[i]
 
 
+def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
+    """g2p-eval's baseline rows: 呢首歌, 呢張相 and 咁重 as ToJyutping reads them, with none of the stated readings."""
+    from cantoedge.runtime.context import ContextRules
+
+    plain = Frontend(lexicon={}, context=ContextRules([]), stated=False)
+    assert plain("呢首歌").jyutping[0] == "ne1" and plain("呢張相").jyutping[-1] == "soeng1"
+    assert Frontend(lexicon={}, context=ContextRules([]))("呢張相").jyutping[-1] == "soeng2"
+    assert Frontend(stated=False)("你個書包咁重").jyutping[-1] == "zung6"  # the lexicon's 重 alone
+
+
 @pytest.mark.parametrize("text, reading", [
     ("你個書包咁重", "cung5"), ("個保齡球太重", "cung5"), ("你估吓我有幾重", "cung5"), ("殺氣好重嗰次之後", "cung5"),
     ("佢有幾十斤重", "cung5"), ("唔夠重", "cung5"),
