@@ -91,8 +91,9 @@ def _this_before_measure_word(text: str, matches: list[tuple[str, str | None, st
 
 # A noun after the measure word that counts it, read in that sense: 相 after 張 or 幅 is "a photo", soeng2 (一張相,
 # 呢幅相), where ToJyutping reads 相 alone soeng1 ("mutual"); HKCanCor reads 幅相 soeng2 twice and has no 張相, and
-# its rules read 啲相 so (118 places of 張相 and 幅相 in CTCPC and Common Voice read soeng1).
-COUNTED_AS = {"相": ("張幅", "soeng2", "a photo")}
+# its rules read 啲相 so (69 places of CTCPC and Common Voice read soeng1). 友 after 條 or 班 is "a guy", jau2, as
+# ToJyutping's own 條友 and HKCanCor's five places say, where 呢條 or 你班 took the measure word (呢條友, 你班友: jau5).
+COUNTED_AS = {"相": ("張幅", "soeng2", "a photo"), "友": ("條班", "jau2", "a guy")}
 
 
 def _counted_noun(matches: list[tuple[str, str | None, str]], i: int) -> bool:

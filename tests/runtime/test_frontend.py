@@ -136,14 +136,16 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
 
 @pytest.mark.parametrize("text, reading", [
     ("呢張相好模糊", "soeng2"), ("幫我哋影張相吖", "soeng2"), ("一幅相", "soeng2"), ("嗰張相", "soeng2"),
-    ("佢哋互相幫助", "soeng1"), ("相信我", "soeng1")])
+    ("佢哋互相幫助", "soeng1"), ("相信我", "soeng1"),
+    ("呢條友好貪錢", "jau2"), ("你班友做嘢", "jau2"), ("佢係我朋友", "jau5"), ("前女友", "jau5")])
 def test_a_noun_after_its_measure_word_reads_in_that_sense(frontend, text, reading):
-    """ToJyutping reads 相 alone soeng1; after 張 or 幅 it is "a photo", soeng2, as 啲相 is."""
+    """ToJyutping reads 相 alone soeng1; after 張 or 幅 it is "a photo", soeng2, as 啲相 is; 友 after 條 or 班 is "a
+    guy", jau2, as ToJyutping's 條友 is where 呢條 took the measure word."""
     r = frontend(text)
-    i = r.graphemes.index("相")
+    i = r.graphemes.index("相" if "相" in text else "友")
     assert r.jyutping[i] == reading
-    if reading == "soeng2":
-        assert r.sources[i] == "context" and '"a photo"' in r.why[i]
+    if reading in ("soeng2", "jau2"):
+        assert r.sources[i] == "context" and ('"a photo"' in r.why[i] or '"a guy"' in r.why[i])
 
 
 def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
