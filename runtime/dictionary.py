@@ -15,7 +15,9 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # Words that a longer match must not end inside: ToJyutping's counts of strokes 一下 … 六下 (haa5) took the 下 of
 # the afternoon after a weekday or a count (星期三下午, 星期一至五下午, 一下午 read haa5 ng5; 下午 is haa6). Formal
 # text writes them daily; HKCanCor's conversations have none, so this is a stated rule, not one learnt from counts.
-KEPT_TOGETHER = frozenset({"下午", "下晝"})
+# And 奇怪, 奇妙, 奇特: ToJyutping's 好奇, "curious" (hou3 kei4), took 好奇怪, "very strange" (hou2 kei4 gwaai3), so
+# HKCanCor's 好奇怪 made the lexicon read 好奇 hou2 kei4 and 我好好奇 hou2 hou2 kei4.
+KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特"})
 
 
 def parse_entries(text: str) -> dict[str, str]:

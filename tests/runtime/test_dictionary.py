@@ -56,6 +56,17 @@ def test_the_afternoon_is_not_split_by_a_count_of_strokes(text, said):
     assert " ".join(r for _, r in base_dictionary().readings(text)) == said
 
 
+@pytest.mark.parametrize("text, said", [
+    ("好奇怪", "hou2 kei4 gwaai3"), ("真係好奇妙", "zan1 hai6 hou2 kei4 miu6"),
+    ("你都好奇特", "nei5 dou1 hou2 kei4 dak6"), ("我好好奇", "ngo5 hou2 hou3 kei4"), ("好奇心", "hou3 kei4 sam1")])
+def test_very_strange_is_not_read_as_curious(text, said):
+    """ToJyutping's 好奇 (hou3 kei4, curious) took 好奇怪 (very strange); HKCanCor's 好奇怪 then taught the lexicon
+    好奇 hou2 kei4, and 我好好奇 read hou2."""
+    from cantoedge.runtime.frontend import Frontend
+
+    assert " ".join(Frontend()(text).jyutping) == said
+
+
 @needs_tojyutping
 def test_the_compiled_file_is_what_this_tojyutping_compiles_to():
     from cantoedge.datasets.lexicon import compile_tojyutping
