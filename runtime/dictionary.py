@@ -97,8 +97,10 @@ class WordDictionary:
     """Word -> per-character readings; ``readings(text)`` segments by greedy longest match, left to right (as
     ToJyutping does, but for the words ``KEPT_TOGETHER``)."""
 
-    def __init__(self, words: SortedWords, overlay: dict[str, str] | None = None):
+    def __init__(self, words: SortedWords, overlay: dict[str, str] | None = None,
+                 kept_together: frozenset[str] = KEPT_TOGETHER):
         self.words = words
+        self.kept_together = kept_together  # frozenset(): exactly ToJyutping's greedy match
         self.overlay = overlay or {}  # word -> readings, comma-separated: decides over the file
         self._overlay_by_char: dict[str, dict[str, str]] = {}
         for word, reading in self.overlay.items():
@@ -110,7 +112,7 @@ class WordDictionary:
         if not lexicon:
             return self
         over = {w: r.replace(" ", ",") for w, r in lexicon.items()}
-        return WordDictionary(self.words, {**self.overlay, **over})
+        return WordDictionary(self.words, {**self.overlay, **over}, self.kept_together)
 
     @cached_property
     def layered_words(self) -> frozenset[str]:
@@ -146,7 +148,7 @@ class WordDictionary:
             best, stop = None, i + 1
             for j in range(i + 1, min(n, i + longest) + 1):
                 found = entries.get(text[i:j])
-                if found and not (j - i > 1 and text[j - 1:j + 1] in KEPT_TOGETHER):
+                if found and not (j - i > 1 and text[j - 1:j + 1] in self.kept_together):
                     best, stop = found, j
             if best is None:
                 out.append((text[i], None, ""))
@@ -163,3 +165,8 @@ def base_dictionary() -> WordDictionary:
     """ToJyutping's dictionary as compiled into the package (read once per process, parsed as texts need it)."""
     data = read_package_bytes(DICTIONARY_FILE)
     return WordDictionary(SortedWords(split_header(data)))
+
+
+def tojyutping_dictionary() -> WordDictionary:
+    """The same words matched exactly as ToJyutping matches them, none kept together: g2p-eval's baseline."""
+    return WordDictionary(base_dictionary().words, kept_together=frozenset())

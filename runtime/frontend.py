@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .context import ContextRules, load_context_rules, reads_heavy, reads_under
-from .dictionary import base_dictionary
+from .dictionary import base_dictionary, tojyutping_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
 from .lexicon import load_lexicon
@@ -194,11 +194,13 @@ class Frontend:
         """``lexicon={}``, ``context=ContextRules([])`` and ``stated=False`` read as plain ToJyutping; None: the
         bundled ones (``plain_words``: the words inside which no context rule applies, nor the lexicon's reading of
         a character alone where the word reads it as ToJyutping does; ``stated``: the readings stated, not learnt:
-        呢 "this" before a measure word, 相 "a photo" after one, 重 "heavy", 下 after an English verb)."""
+        呢 "this" before a measure word, 相 "a photo" after one, 重 "heavy", 下 after an English verb, and the words
+        the greedy match keeps together, 下午 and 奇怪)."""
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
-        self._dictionary = base_dictionary().layered(entries)  # ToJyutping's words, the lexicon over them
+        base = base_dictionary() if stated else tojyutping_dictionary()  # (the words kept together are stated too)
+        self._dictionary = base.layered(entries)  # ToJyutping's words, the lexicon over them
         self._context = load_context_rules() if context is None else context  # then neighbours, per character
         self._plain = load_plain_words() if plain_words is None else plain_words
         self._stated = stated
