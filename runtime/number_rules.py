@@ -167,6 +167,10 @@ _COUNTED = _RANGE_OF.replace("嘅", "").replace("的", "")  # a number before th
 # ... and these too, where a pair of numbers is a range of them, not a score, a phone number or a span of years
 # (打咗2-3個鐘, 贏咗2-3萬, 2000-2500人)
 _COUNTED_PAIR = _COUNTED + "萬千百億場局盤仗鐘股"
+# A year alone in brackets, or with a page after it, as a work's date or a citation writes it ((1938), (1968， p.42)),
+# and an author's name before it in the same brackets ((Smith, 2010)); not what a unit after it counts ((1800) 蚊)
+_CITED_YEAR = LazyPattern(rf"\s?(?:[)）](?!\s?[{_COUNTED_PAIR}])|[,，]\s?(?:pp?\.|頁|第))", gated=False)
+_CITED_AUTHOR = LazyPattern(r"[(（][A-Za-z][A-Za-z.\s&]*(?:et al\.)?\s?[,，]\s?$", gated=False)
 # The end of a span of years written with 至 (2000至2005年)
 _YEARS_TO = re.compile(r"\s?[至到]\s?(?:1\d|20)\d\d\s?年")
 # After four digits, 年 that counts years, not names one: 5000年歷史, 2000年之久, 1000年以上 (五千年; they were read
@@ -377,6 +381,11 @@ def _integer(m: re.Match[str]) -> str:
         return read_digits(m.group(0))  # a year of three digits: 844年5月7日, 808年—844年, 大曆十二年（777年）; the
         # Republic's (民國107年10月18號) is counted, 一百零七年, as Taiwan says it
     year_like = len(m.group(0)) == 4 and 1900 <= value < 2100
+    if len(m.group(0)) == 4 and 1500 <= value < 2100 and _CITED_YEAR.match(m.string, m.end()) \
+            and (word_before in "(（" and m.string[:m.start()].rstrip(" ")[:-1].strip() or word_before in ",，"
+                 and _CITED_AUTHOR.search(m.string, 0, m.start())):
+        return read_digits(m.group(0))  # a year in brackets after what it dates, a work's or a citation's:
+        # 《流氓小姐》（1938）, Schouten (1968， p.42), (Smith, 2010, p. 5) (一千九百三十八); (1999) alone is a number
     if len(m.group(0)) == 4 and 1000 <= value < 2100 and _YEARS_TO.match(m.string, m.end()):
         return read_digits(m.group(0))  # the first of a span of years: 2000至2005年, 1774至1789年 (一七七四至)
     if year_like and word_before and word_before in "喺於在" and (not following or following not in _COUNTED_AFTER_IN):

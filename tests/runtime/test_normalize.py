@@ -229,7 +229,11 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("佢有20+，好多", "佢有二十幾[<,>]好多"),
     # a stock code in brackets after its name, or before .HK, digit by digit; any number with a leading zero too
     ("騰訊(0700)升", "騰訊零七零零升"), ("港交所 (388)", "港交所三八八"), ("0700.HK", "零七零零[H][K]"),
-    ("(1999)", "一千九百九十九"), ("007", "零零七"), ("05年", "零五年"), ("0", "零"), ("00後", "零零後"),
+    ("(1999)", "一千九百九十九"), ("價錢(1800)蚊", "價錢一八零零蚊"), ("007", "零零七"), ("05年", "零五年"),
+    ("0", "零"), ("00後", "零零後"),
+    # a year in brackets after what it dates: a work's, a citation's with its page
+    ("《流氓小姐》（1938）", "流氓小姐一九三八"), ("Schouten (1968， p.42) 話", "[Schouten]一九六八[<,>][p.]四十二話"),
+    ("(Smith, 2010, p. 5)", "[Smith][<,>]二零一零[<,>][p.]五"),
     # a school form: F.5 is F 五, without a pause; letters' numbers joined by a dash are a range
     ("F.5學生", "[F]五學生"), ("P.6", "[P]六"), ("F.1-F.3", "[F]一至[F]三"), ("Q1-Q3", "[Q]一至[Q]三"),
     ("1-A", "一[<,>][A]"),
