@@ -185,6 +185,11 @@ _YEAR_OF_A_DATE = LazyPattern(r"\s?年\s?(?:\d{1,2}\s?月|[—–\-~～]\s?\d{3,
 # them is 成立, not tenths)
 _COUNTED_AFTER_IN = _COUNTED_PAIR.replace("成", "") + "呎尺吋里磅"
 _COUNTED_NOT_LABEL = _COUNTED_PAIR.replace("號", "")  # ... less 號, which may follow a label's number (信箱1234號)
+# The words that name a number or a code to read out (單號, 編號, 驗證碼, Order, PIN, 尾數, 末4位)
+_CODE_LABEL = ("(?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|尾號|房號|信箱|"
+               "(?:末|最後)\\s?[四4]位|"
+               "(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
+               "(?<![A-Za-z])(?:(?i:order|ref|tracking|pin|otp|code|id|box)碼?|(?i:no)\\.))")
 # The books of the Bible as the Chinese Union Version names them, before a chapter and verse (約翰福音3:16)
 _BIBLE_BOOKS = (
     "創世記 出埃及記 利未記 民數記 申命記 約書亞記 士師記 路得記 撒母耳記上 撒母耳記下 "
@@ -251,9 +256,14 @@ def _digit_by_digit(group: int = 0, keep_prefix: bool = False):
 TOP_LEVEL_DOMAINS = "com|org|net|edu|gov|hk|cn|tw|uk|io|co|info|me|ly|app|ai|tv|jp|sg|mo|us|biz"
 
 
+def _digits_marked(text: str) -> str:
+    """``text`` with every number in it said digit by digit and marked (a path's, a code's: j/123456789, A12B34)."""
+    return re.sub(r"\d+", lambda d: mark("number", read_digits(d.group())), text)
+
+
 def _address_path(m: re.Match[str]) -> str:
     """A web address's host, then its path with every number in it digit by digit (zoom.us/j/123456789)."""
-    return m.group(1) + re.sub(r"\d+", lambda d: mark("number", read_digits(d.group())), m.group(2))
+    return m.group(1) + _digits_marked(m.group(2))
 
 
 # a rule's replacement for digits written in groups (a phone's, a card's: 2345 6789, 4-4-2): one by one, as a number
@@ -779,12 +789,13 @@ def number_rules() -> list[tuple[LazyPattern, object]]:
         # 20231234, 驗證碼：482913, PIN 1234, 尾數1234, 尾號1234, 末4位1234): digit by digit, as it is read out;
         # four digits or more, and not what is counted or measured after it (戶口5000蚊, 編號1234 km), though a 號 may
         # follow (信箱1234號)
-        (LazyPattern(rf"((?:編號|號碼|單號|帳號|賬號|戶口|條碼|代號|學號|卡號|工號|序號|批號|票號|證號|尾數|尾號|房號|信箱|"
-                    rf"(?:末|最後)\s?[四4]位|"
-                    rf"(?:驗證|密|登入|認證|確認|授權|優惠|折扣|推廣|取件|提取)碼|"
-                    rf"(?<![A-Za-z])(?:(?i:order|ref|tracking|pin|otp|code|id|box)碼?|(?i:no)\.))[\s:：#係是為]*)"
+        (LazyPattern(rf"({_CODE_LABEL}[\s:：#係是為]*)"
                     rf"(\d{{4,}}){_NUMBER_END}(?!\s?[{_COUNTED_NOT_LABEL}])(?!\s?(?:{units})(?![A-Za-z]))"),
          _digit_by_digit(2, keep_prefix=True)),
+        # ... and such a code of letters and digits (取件碼係A12B34, Order #A-2048, 單號：HK-1234): its letters spelled,
+        # every digit one by one (A 十二 B 三十四 and A 兩千零四十八 were counts)
+        (LazyPattern(rf"({_CODE_LABEL}[\s:：#係是為]*)([A-Za-z]+-?\d+(?:-?[A-Za-z]+-?\d+)*[A-Za-z]*)(?![A-Za-z\d])"),
+         lambda m: m.group(1) + _digits_marked(m.group(2).replace("-", " "))),
         # a car's registration mark after 車牌 (車牌AB 1234, 車牌號碼：XY 88): its digits one by one, as it is said
         (LazyPattern(rf"((?:車牌|車牌號碼|車號)[\s:：係是]*(?:[A-Z]{{1,2}}\s?)?)(\d{{1,4}})(?![\d%])(?![.,]\d)(?!\s?[{_COUNTED}])"),
          _digit_by_digit(2, keep_prefix=True)),

@@ -252,6 +252,8 @@ def test_decimals_read_digit_by_digit_after_the_point():
     ("密碼要8-12個字元", "密碼要八至十二個字元"), ("ID 3", "[I][D]三"), ("郵政信箱1234號", "郵政信箱一二三四號"),
     ("P.O. Box 1234", "[P][O][Box]一二三四"), ("Unit 1203", "[Unit]一二零三"), ("Shop 12", "[Shop]十二"),
     ("Unit 500 sq ft", "[Unit]五百平方呎"), ("1/0杯", "一零杯"),  # a measure; no fraction has a zero below it
+    # ... and such a code of letters and digits: the letters spelled, every digit one by one
+    ("取件碼係A12B34", "取件碼係[A]一二[B]三四"), ("單號：HK-1234", "單號[<,>][H][K]一二三四"), ("編號A1", "編號[A]一"),
     # a hotline's or an extension's number and the emergency number dialled, digit by digit; not a count
     ("熱線1823", "熱線一八二三"), ("分機123", "分機一二三"), ("999報警", "九九九報警"), ("打999", "打九九九"),
     ("打999下", "打九百九十九下"), ("電話費300蚊", "電話費三百蚊"),
