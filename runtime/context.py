@@ -88,18 +88,34 @@ def reads_under(text: str, i: int) -> str | None:
     return None
 
 
-# Words of degree and units of weight after which 重 is the adjective "heavy" (好重, 咁重, 太重, 幾重, 三斤重), cung5 as
-# ToJyutping reads it alone: HKCanCor's 重 alone is the adverb "still" (zung6, 仲: 佢重未嚟), which follows none of
-# them. HKCanCor reads its four such places so (好重嗰隻, 殺氣好重, 冇咁重, 睇得咁重), too few after any one word for a
-# rule. Not 噉 (噉重有, "then still"), nor 兩 (兩重, "two layers").
-HEAVY_AFTER = frozenset("好咁太幾更最越夠極噸斤磅克")
+# Characters whose lexicon entry, HKCanCor's conversational sense of them alone, gives way to ToJyutping's reading
+# beside these neighbours (after, before), where they mean what written text means by them:
+# - 重 after a word of degree or a unit of weight is the adjective "heavy" (好重, 咁重, 太重, 幾重, 三斤重), cung5:
+#   HKCanCor's 重 alone is the adverb "still" (zung6, 仲: 佢重未嚟), which follows none of them. HKCanCor reads its
+#   four such places so (好重嗰隻, 殺氣好重, 冇咁重, 睇得咁重), too few after any one word for a rule. Not after 噉
+#   (噉重有, "then still"), nor 兩 (兩重, "two layers").
+# - 核 in a word of checking or of the nucleus (審核, 覆核, 評核, 批核, 核准, 核對, 核實; 核心, 核電, 核武, 核彈, 核能,
+#   核酸, 核輻射, 核磁共振, 核桃), hat6: HKCanCor's 核 alone is the fruit's stone (wat6: 冇核, 大粒核), which none of
+#   these make, and ToJyutping lists none of these words, since they read as their characters.
+TOJYUTPING_BESIDE = {
+    "重": (frozenset("好咁太幾更最越夠極噸斤磅克"), frozenset(), '"heavy"'),
+    "核": (frozenset("審覆評批考查結"), frozenset("准對實心電武彈能酸輻磁戰爆試子桃"),
+          "a word of a check or of the nucleus (審核, 核心), not a fruit's stone"),
+}
 
 
-def reads_heavy(text: str, i: int) -> str | None:
-    """Why ``text[i]``, a 重 read alone, is "heavy" (the stated rule above), or None."""
-    if text[i] != "重" or i == 0 or text[i - 1] not in HEAVY_AFTER:
+def reads_as_tojyutping(text: str, i: int) -> str | None:
+    """Why ``text[i]``, read alone, takes ToJyutping's reading beside its neighbours (the stated rules above), or
+    None: 重 after 咁 is "heavy", 核 before 心 a word of the nucleus."""
+    stated = TOJYUTPING_BESIDE.get(text[i])
+    if stated is None:
         return None
-    return f"重 after {text[i - 1]} is \"heavy\""
+    after, before, sense = stated
+    if i > 0 and text[i - 1] in after:
+        return f"{text[i]} after {text[i - 1]} is {sense}"
+    if i + 1 < len(text) and text[i + 1] in before:
+        return f"{text[i]} before {text[i + 1]} is {sense}"
+    return None
 
 
 def after_noun_phrase(text: str, i: int) -> bool:
@@ -141,14 +157,14 @@ class ContextRules:
 
     def decide(self, text: str, i: int, open_start: bool = False) -> ContextRule | None:
         """The rule for ``text[i]`` in its context: the highest agreement, then the most occurrences; none where 下
-        reads "under" (``reads_under``) or 重 "heavy" (``reads_heavy``), and none keyed on what follows 下 after a
-        noun (the stated rules above).
+        reads "under" (``reads_under``) or 重 "heavy" and 核 a nucleus (``reads_as_tojyutping``), and none keyed on
+        what follows 下 after a noun (the stated rules above).
         ``open_start``: the run starts right after a word in Latin letters (喺group度,
         喺IFC度), no phrase's start, so no rule keyed on the start applies (度 at the start → dok6, "to measure",
         read them). A run's end before such a word keeps its rules: the word is mostly what a verb takes there, and
         下 at the end → haa5 reads 做下tutor, 攞下feel as said."""
         table = self._table(text[i])
-        if table is None or reads_under(text, i) or reads_heavy(text, i):
+        if table is None or reads_under(text, i) or reads_as_tojyutping(text, i):
             return None
         best = None
         for context, neighbours in zip(CONTEXTS, context_keys(text, i)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .context import ContextRules, load_context_rules, reads_heavy, reads_under
+from .context import ContextRules, load_context_rules, reads_as_tojyutping, reads_under
 from .dictionary import base_dictionary, tojyutping_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
@@ -194,8 +194,8 @@ class Frontend:
         """``lexicon={}``, ``context=ContextRules([])`` and ``stated=False`` read as plain ToJyutping; None: the
         bundled ones (``plain_words``: the words inside which no context rule applies, nor the lexicon's reading of
         a character alone where the word reads it as ToJyutping does; ``stated``: the readings stated, not learnt:
-        呢 "this" before a measure word, 相 "a photo" after one, 重 "heavy", 下 after an English verb, and the words
-        the greedy match keeps together, 下午 and 奇怪)."""
+        呢 "this" before a measure word, 相 "a photo" after one, 重 "heavy", 核 a nucleus, 下 after an English verb,
+        and the words the greedy match keeps together, 下午 and 奇怪)."""
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
@@ -208,10 +208,10 @@ class Frontend:
     def rule_places(self, text: str) -> list[bool]:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
         no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause nor one after 情況 or 環境, nor a
-        重 after 好 or 咁 ("heavy").
+        重 after 好 or 咁 ("heavy"), nor a 核 in 核心 or 審核.
         The rules are learnt on these places and applied on them only."""
         alone = _read_alone(self._dictionary.matches(text))
-        return [alone[i] and not reads_under(text, i) and not reads_heavy(text, i)
+        return [alone[i] and not reads_under(text, i) and not reads_as_tojyutping(text, i)
                 and self._plain.covering(text, i, alone.__getitem__) is None
                 for i in range(len(text))]
 
@@ -253,9 +253,9 @@ class Frontend:
                 _, said, sense = COUNTED_AS[ch]
                 out.append((ch, said, "context", f"{ch} after the measure word {text[i - 1]} → {said}, \"{sense}\""))
                 continue
-            if self._stated and len(word) == 1 and i not in rewritten and (heavy := reads_heavy(text, i)):
+            if self._stated and len(word) == 1 and i not in rewritten and (sense := reads_as_tojyutping(text, i)):
                 said = self._dictionary.words.starting_with(ch).get(ch) or reading  # ToJyutping's own reading
-                out.append((ch, said, "ToJyutping", f"ToJyutping character: {heavy}, where neither the lexicon's "
+                out.append((ch, said, "ToJyutping", f"ToJyutping character: {sense}, where neither the lexicon's "
                             f"{ch} alone nor a context rule applies"))
                 continue
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside

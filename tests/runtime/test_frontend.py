@@ -173,6 +173,20 @@ def test_zung_after_a_word_of_degree_is_heavy(frontend, text, reading):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("醫管局會覆核有關個案", "hat6"), ("香港嘅核心價值", "hat6"), ("做咗核酸檢測", "hat6"), ("核電廠", "hat6"),
+    ("審核貸款申請", "hat6"),
+    # HKCanCor's fruit's stone, and ToJyutping's own 核突
+    ("冇核", "wat6"), ("啲核係唔係細", "wat6"), ("好核突", "wat6")])
+def test_hat_in_a_word_of_checking_or_of_the_nucleus(frontend, text, reading):
+    """HKCanCor's 核 alone is a fruit's stone, wat6; in 覆核, 核心, 核酸 it is hat6, as ToJyutping reads it alone."""
+    r = frontend(text)
+    i = r.graphemes.index("核")
+    assert r.jyutping[i] == reading
+    if reading == "hat6":
+        assert r.sources[i] == "ToJyutping" and "not a fruit's stone" in r.why[i]
+
+
+@pytest.mark.parametrize("text, reading", [
     ("呢首歌嘅調好難唱", "ni1"), ("呢單嘢好奇怪", "ni1"), ("呢位先生係邊個", "ni1"), ("佢呢期好忙", "ni1"),
     ("呢個人", "ni1"),  # ToJyutping's own word
     # the particle: before a verb or adverb these characters begin, at the end, before what is no measure word
