@@ -118,6 +118,12 @@ def reads_as_tojyutping(text: str, i: int) -> str | None:
     return None
 
 
+def stated_place(text: str, i: int) -> bool:
+    """Whether a stated rule reads ``text[i]`` (下 "under", 重 "heavy", 核 a nucleus), so that no context rule is
+    learnt or applied there."""
+    return bool(reads_under(text, i) or reads_as_tojyutping(text, i))
+
+
 def after_noun_phrase(text: str, i: int) -> bool:
     """下 two characters after 嘅, 的 or 之 (佢嘅情況下, 老師嘅指導下, 的前提下): "under" a noun, so what follows it
     (a run's end, 我, 佢) says nothing of its reading; the rules for what precedes it (試下, 睇下) still apply.
@@ -164,7 +170,7 @@ class ContextRules:
         read them). A run's end before such a word keeps its rules: the word is mostly what a verb takes there, and
         下 at the end → haa5 reads 做下tutor, 攞下feel as said."""
         table = self._table(text[i])
-        if table is None or reads_under(text, i) or reads_as_tojyutping(text, i):
+        if table is None or stated_place(text, i):
             return None
         best = None
         for context, neighbours in zip(CONTEXTS, context_keys(text, i)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .context import ContextRules, load_context_rules, reads_as_tojyutping, reads_under
+from .context import ContextRules, load_context_rules, reads_as_tojyutping, reads_under, stated_place
 from .dictionary import base_dictionary, tojyutping_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
@@ -211,8 +211,7 @@ class Frontend:
         重 after 好 or 咁 ("heavy"), nor a 核 in 核心 or 審核.
         The rules are learnt on these places and applied on them only."""
         alone = _read_alone(self._dictionary.matches(text))
-        return [alone[i] and not reads_under(text, i) and not reads_as_tojyutping(text, i)
-                and self._plain.covering(text, i, alone.__getitem__) is None
+        return [alone[i] and not stated_place(text, i) and self._plain.covering(text, i, alone.__getitem__) is None
                 for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
