@@ -158,32 +158,28 @@ def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
     assert Frontend(stated=False)("你個書包咁重").jyutping[-1] == "zung6"  # the lexicon's 重 alone
 
 
-@pytest.mark.parametrize("text, reading", [
-    ("你個書包咁重", "cung5"), ("個保齡球太重", "cung5"), ("你估吓我有幾重", "cung5"), ("殺氣好重嗰次之後", "cung5"),
-    ("佢有幾十斤重", "cung5"), ("唔夠重", "cung5"),
-    # the adverb "still" (仲) after none of them, and 噉 "then"
-    ("佢重未嚟", "zung6"), ("噉重唔係", "zung6"), ("呢個好重要", "zung6")])
-def test_zung_after_a_word_of_degree_is_heavy(frontend, text, reading):
-    """HKCanCor's 重 alone is the adverb "still", zung6; after 好, 咁, 太, 幾 or a unit of weight it is "heavy"."""
+@pytest.mark.parametrize("text, char, reading, why", [
+    # 重 after a word of degree or a unit of weight is "heavy"
+    ("你個書包咁重", "重", "cung5", "重 after 咁"), ("個保齡球太重", "重", "cung5", "重 after 太"),
+    ("你估吓我有幾重", "重", "cung5", "重 after 幾"), ("殺氣好重嗰次之後", "重", "cung5", "重 after 好"),
+    ("佢有幾十斤重", "重", "cung5", "重 after 斤"), ("唔夠重", "重", "cung5", "重 after 夠"),
+    # ... and the adverb "still" (仲) after none of them, and 噉 "then"
+    ("佢重未嚟", "重", "zung6", None), ("噉重唔係", "重", "zung6", None), ("呢個好重要", "重", "zung6", None),
+    # 核 in a word of checking or of the nucleus
+    ("醫管局會覆核有關個案", "核", "hat6", "核 after 覆"), ("香港嘅核心價值", "核", "hat6", "核 before 心"),
+    ("做咗核酸檢測", "核", "hat6", "核 before 酸"), ("核電廠", "核", "hat6", "核 before 電"),
+    ("審核貸款申請", "核", "hat6", "核 after 審"),
+    # ... and HKCanCor's fruit's stone, and ToJyutping's own 核突
+    ("冇核", "核", "wat6", None), ("啲核係唔係細", "核", "wat6", None), ("好核突", "核", "wat6", None)])
+def test_a_lexicon_character_takes_tojyutpings_reading_beside_its_stated_neighbours(frontend, text, char, reading, why):
+    """HKCanCor's 重 alone is the adverb "still", zung6, and its 核 alone a fruit's stone, wat6; after 好, 咁, 太, 幾
+    or a unit of weight 重 is "heavy", and in 覆核, 核心, 核酸 核 is hat6, as ToJyutping reads them alone."""
     r = frontend(text)
-    i = r.graphemes.index("重")
+    i = r.graphemes.index(char)
     assert r.jyutping[i] == reading
-    if reading == "cung5":
-        assert r.sources[i] == "ToJyutping" and '重 after' in r.why[i] and '"heavy"' in r.why[i]
-
-
-@pytest.mark.parametrize("text, reading", [
-    ("醫管局會覆核有關個案", "hat6"), ("香港嘅核心價值", "hat6"), ("做咗核酸檢測", "hat6"), ("核電廠", "hat6"),
-    ("審核貸款申請", "hat6"),
-    # HKCanCor's fruit's stone, and ToJyutping's own 核突
-    ("冇核", "wat6"), ("啲核係唔係細", "wat6"), ("好核突", "wat6")])
-def test_hat_in_a_word_of_checking_or_of_the_nucleus(frontend, text, reading):
-    """HKCanCor's 核 alone is a fruit's stone, wat6; in 覆核, 核心, 核酸 it is hat6, as ToJyutping reads it alone."""
-    r = frontend(text)
-    i = r.graphemes.index("核")
-    assert r.jyutping[i] == reading
-    if reading == "hat6":
-        assert r.sources[i] == "ToJyutping" and "not a fruit's stone" in r.why[i]
+    if why is not None:
+        sense = '"heavy"' if char == "重" else "not a fruit's stone"
+        assert r.sources[i] == "ToJyutping" and why in r.why[i] and sense in r.why[i]
 
 
 @pytest.mark.parametrize("text, reading", [
