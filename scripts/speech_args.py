@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cantoedge.runtime.limits import MAX_TEXT_CHARS, SPEED_MAX, SPEED_MIN
 
-from .validate import float_in, output_file
+from .validate import float_in, output_file, wav_output
 
 SHOWN_SYLLABLES = 40  # the summary line names this many; the alignment file has them all
 
@@ -56,8 +56,9 @@ def add_speech_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("text", type=checked_text,
                    help=f"Cantonese text, or - to read it (UTF-8) from standard input (at most {MAX_TEXT_CHARS:,} "
                         "characters; longer text is cut at pauses into pieces the encoder takes)")
-    p.add_argument("-o", "--output", required=True, type=output_file,
-                   help="WAV file to write (22,050 Hz, 16-bit), or - for standard output")
+    p.add_argument("-o", "--output", required=True, type=wav_output,
+                   help="WAV file to write (22,050 Hz, 16-bit; a name ending in .wav or with no suffix), or - for "
+                        "standard output")
     p.add_argument("--alignment", type=output_file,
                    help="also write each syllable's Jyutping, start and end (seconds) as TSV")
     p.add_argument("--speed", type=float_in(SPEED_MIN, SPEED_MAX), default=1.0,

@@ -110,6 +110,21 @@ def output_file(text: str) -> str:
     return text
 
 
+WAV_SUFFIXES = ("", ".wav", ".wave")  # what the speaking commands write: 16-bit PCM WAV, nothing else
+
+
+def wav_output(text: str) -> str:
+    """An argparse type: an output_file for a WAV (or - for standard output); a name asking for another format
+    (out.mp3, out.flac) is refused, since a WAV written under it would be mislabelled."""
+    text = output_file(text)
+    suffix = Path(text).suffix if text != "-" else ""
+    if suffix.lower() not in WAV_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"{text}: the audio is written as WAV (22,050 Hz, 16-bit), not {suffix}; name it .wav and convert it "
+            f"(e.g. ffmpeg -i {Path(text).with_suffix('.wav').name} {Path(text).name})")
+    return text
+
+
 def output_dir(text: str) -> str:
     """An argparse type: a directory that exists and can be written, or can be created."""
     path = Path(text)

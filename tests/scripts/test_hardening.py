@@ -78,6 +78,22 @@ def test_output_errors_name_the_path_given_and_leave_nothing(tiny_graphs, tmp_pa
     assert code == 1 and "same file" in err and not wav.exists()
 
 
+@pytest.mark.parametrize("name", ["x.mp3", "x.flac", "x.ogg", "x.wav.txt"])
+def test_say_refuses_an_output_named_for_another_format_before_any_work(tiny_graphs, tmp_path, capsys, name):
+    code, _, err = run_cli(["say", "你好", "-o", str(tmp_path / name), "--graphs", str(tiny_graphs)], capsys)
+    last = err.strip().splitlines()[-1]
+    assert code == 2 and name in last and "WAV" in last and "ffmpeg" in last, err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["x.WAV", "x"])
+def test_say_writes_a_wav_named_wav_in_any_case_or_with_no_suffix(tiny_graphs, tmp_path, capsys, name):
+    code, _, err = run_cli(["say", "你好", "-o", str(tmp_path / name), "--graphs", str(tiny_graphs), "--threads", "1"],
+                           capsys)
+    assert code == 0, err
+    assert (tmp_path / name).read_bytes()[:4] == b"RIFF"
+
+
 def test_say_to_stdout_writes_a_wav_there_and_no_file_named_dash(tiny_graphs, tmp_path):
     import io
     import wave
