@@ -34,6 +34,8 @@ from .synth import Voice
 from .wavio import pcm16
 
 FORMATS = {"wav": "audio/wav", "pcm": "audio/pcm", "flac": "audio/flac"}  # pcm: raw 16-bit LE mono, 22,050 Hz
+# OpenAI's stream_format: the audio's bytes as they are made, or server-sent events carrying them in base64
+STREAM_FORMATS = ("audio", "sse")
 # ElevenLabs' output formats, container_rate: the voice's own 22,050 Hz as it is, the others resampled as they
 # stream (runtime/resample.py); ulaw_8000 is G.711 mu-law for telephony. No mp3 or opus: no encoder on the device.
 OUTPUT_RATES = (8000, 16000, 22050, 24000, 44100, 48000)
@@ -53,6 +55,15 @@ class ServerSettings:
     retry_after_s: int = 1
     batch_window_ms: float = 5.0  # 0: no batching
     max_batch: int = 8
+
+
+@dataclass(frozen=True)
+class SpeechRequest:
+    """An OpenAI speech request, validated: what to say, in which format, how, and whether as events."""
+    text: str
+    fmt: str
+    config: SynthesisConfig
+    sse: bool = False
 
 
 class ApiError(Exception):
@@ -122,14 +133,22 @@ def speed_config(speed, name: str) -> SynthesisConfig:
     return SynthesisConfig(speed=float(speed))
 
 
-def parse_speech_request(body: bytes, settings: ServerSettings) -> tuple[str, str, SynthesisConfig]:
-    """The OpenAI speech request's fields, validated before any synthesis: (text, format, config)."""
+def parse_speech_request(body: bytes, settings: ServerSettings) -> SpeechRequest:
+    """The OpenAI speech request's fields, validated before any synthesis."""
     data = json_object(body, settings)
     text = text_field(data, "input", settings)
     fmt = data.get("response_format", "wav")
     if not isinstance(fmt, str) or fmt not in FORMATS:
         raise ApiError(422, f"'response_format' must be one of {', '.join(FORMATS)}, got {fmt!r}")
-    return text, fmt, speed_config(data.get("speed", 1.0), "speed")
+    stream_format = data.get("stream_format", "audio")
+    if not isinstance(stream_format, str) or stream_format not in STREAM_FORMATS:
+        raise ApiError(422, f"'stream_format' must be one of {', '.join(STREAM_FORMATS)}, got {stream_format!r}")
+    return SpeechRequest(text, fmt, speed_config(data.get("speed", 1.0), "speed"), stream_format == "sse")
+
+
+def sse_event(event: dict) -> bytes:
+    """One server-sent event carrying ``event`` as JSON."""
+    return b"data: " + json.dumps(event, separators=(",", ":")).encode() + b"\n\n"
 
 
 def parse_elevenlabs_request(body: bytes, settings: ServerSettings) -> tuple[str, SynthesisConfig]:
@@ -276,12 +295,28 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
     async def speech(request: Request):
         started = time.perf_counter()
         try:
-            text, fmt, config = await admitted(request, lambda body: parse_speech_request(body, settings))
-            chunks, first = await start(text, config, started)
+            asked = await admitted(request, lambda body: parse_speech_request(body, settings))
+            chunks, first = await start(asked.text, asked.config, started)
         except ApiError as exc:
             return error("speech", exc)
         metrics.requests.labels("speech", "200").inc()
-        return StreamingResponse(stream(chunks, first, started, fmt), media_type=FORMATS[fmt])
+        if not asked.sse:
+            return StreamingResponse(stream(chunks, first, started, asked.fmt), media_type=FORMATS[asked.fmt])
+        return StreamingResponse(speech_events(asked, chunks, first, started), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Audio-Media-Type": FORMATS[asked.fmt]})
+
+    async def speech_events(asked: SpeechRequest, chunks, first, started: float):
+        """OpenAI's stream_format "sse": each piece of the audio stream as a speech.audio.delta event (its bytes
+        in base64; decoded and joined they are the plain stream), then speech.audio.done with the usage, counted
+        as the input's characters and the syllables spoken (the voice has no text tokens)."""
+        timings: list = []
+        async with contextlib.aclosing(stream(chunks, first, started, asked.fmt, timings)) as audio:
+            async for piece in audio:
+                if piece:
+                    yield sse_event({"type": "speech.audio.delta", "audio": base64.b64encode(piece).decode()})
+        usage = {"input_tokens": len(asked.text), "output_tokens": len(timings),
+                 "total_tokens": len(asked.text) + len(timings)}
+        yield sse_event({"type": "speech.audio.done", "usage": usage})
 
     async def elevenlabs(request: Request):
         """/v1/text-to-speech/{voice_id}[/stream|/with-timestamps] in the shapes the ElevenLabs API uses."""

@@ -1,6 +1,7 @@
 """`cantoedge serve`: a real uvicorn server on loopback, real HTTP clients (httpx and the official openai
 client), concurrent clients, a client that vanishes mid-stream, and bad requests."""
 
+import base64
 import io
 import threading
 import time
@@ -81,6 +82,44 @@ def test_the_official_openai_client_works_streaming_included(server):
     assert len(pieces) > 1 and sum(map(len, pieces)) > 22050 * 2
 
 
+def sse_events(response) -> list[dict]:
+    """The JSON of every server-sent event in a streamed response, in order."""
+    import json
+
+    lines = [line for line in response.iter_lines() if line]
+    assert all(line.startswith("data: ") for line in lines), lines[:3]
+    return [json.loads(line[len("data: "):]) for line in lines]
+
+
+@pytest.mark.parametrize("fmt", ["wav", "pcm"])
+def test_sse_carries_the_same_audio_as_deltas_then_done_with_usage(server, fmt):
+    url, _ = server
+    body = {"model": "m", "input": "今日天氣好好。", "voice": "v", "response_format": fmt}
+    plain = post(url, body).content
+    with httpx.stream("POST", f"{url}/v1/audio/speech", json={**body, "stream_format": "sse"},
+                      headers={"Authorization": "Bearer s3cret"}, timeout=120) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+        assert r.headers["x-audio-media-type"] == f"audio/{fmt}"
+        events = sse_events(r)
+    *deltas, done = events
+    assert {e["type"] for e in deltas} == {"speech.audio.delta"} and len(deltas) >= 2
+    assert b"".join(base64.b64decode(e["audio"]) for e in deltas) == plain
+    assert done == {"type": "speech.audio.done",
+                    "usage": {"input_tokens": 7, "output_tokens": 6, "total_tokens": 13}}
+
+
+def test_the_official_openai_client_asks_for_sse_and_gets_events(server):
+    openai = pytest.importorskip("openai")
+    url, _ = server
+    client = openai.OpenAI(base_url=f"{url}/v1", api_key="s3cret")
+    with client.audio.speech.with_streaming_response.create(model="cantoedge-yue", voice="alloy", input="你好。",
+                                                            response_format="pcm", stream_format="sse") as response:
+        events = sse_events(response)
+    assert events[-1]["type"] == "speech.audio.done" and events[-1]["usage"]["output_tokens"] == 2
+    pcm = b"".join(base64.b64decode(e["audio"]) for e in events[:-1])
+    assert len(pcm) > 22050 // 2 and len(pcm) % 2 == 0
+
+
 def post_together(url, texts: list[str]) -> dict:
     """Each text POSTed as PCM by its own client, all at once: text -> response."""
     results = {}
@@ -121,12 +160,14 @@ def test_unbatched_concurrent_clients_take_turns_and_each_gets_exactly_its_speec
         np.testing.assert_array_equal(np.frombuffer(results[text].content, "<i2"), expected)
 
 
-def test_a_client_that_disconnects_mid_stream_stops_its_work_and_others_are_served(server):
+@pytest.mark.parametrize("stream_format", ["audio", "sse"])
+def test_a_client_that_disconnects_mid_stream_stops_its_work_and_others_are_served(server, stream_format):
     url, srv = server
     metrics = srv.config.app.state.metrics
     before = metrics.disconnects._value.get()
     with httpx.stream("POST", f"{url}/v1/audio/speech", json={"model": "m", "input": LONG, "voice": "v",
-                      "response_format": "pcm"}, headers={"Authorization": "Bearer s3cret"}, timeout=120) as r:
+                      "response_format": "pcm", "stream_format": stream_format},
+                      headers={"Authorization": "Bearer s3cret"}, timeout=120) as r:
         next(r.iter_bytes())  # the first window, then leave
     deadline = time.time() + 30
     while metrics.disconnects._value.get() == before:
@@ -148,6 +189,8 @@ def test_a_client_that_disconnects_mid_stream_stops_its_work_and_others_are_serv
     ({"model": "m", "input": "你" * 2001, "voice": "v"}, 422, "limit is 2000"),
     ({"model": "m", "input": "你好", "voice": "v", "response_format": ["wav"]}, 422, "response_format"),
     ({"model": "m", "input": "你好", "voice": "v", "response_format": {"a": 1}}, 422, "response_format"),
+    ({"model": "m", "input": "你好", "voice": "v", "stream_format": "events"}, 422, "stream_format"),
+    ({"model": "m", "input": "你好", "voice": "v", "stream_format": None}, 422, "stream_format"),
 ])
 def test_bad_requests_get_a_clear_json_error(server, body, status, says):
     url, _ = server
