@@ -89,18 +89,41 @@ def _this_before_measure_word(text: str, matches: list[tuple[str, str | None, st
     return following in MEASURE_WORDS_AFTER_THIS and len(following_word) == 1 and reading is not None
 
 
+@dataclass(frozen=True)
+class ReadAfter:
+    """A character read in one sense right after one of ``after`` (a stated reading, not learnt from counts)."""
+    after: str  # the characters that, right before it, give it this sense
+    role: str  # what they are, for --explain
+    reading: str
+    sense: str
+    not_before: str = ""  # characters after it that give it its other sense again
+
+
 # A noun after the measure word that counts it, read in that sense: 相 after 張 or 幅 is "a photo", soeng2 (一張相,
 # 呢幅相), where ToJyutping reads 相 alone soeng1 ("mutual"); HKCanCor reads 幅相 soeng2 twice and has no 張相, and
 # its rules read 啲相 so (69 places of CTCPC and Common Voice read soeng1). 友 after 條 or 班 is "a guy", jau2, as
 # ToJyutping's own 條友 and HKCanCor's five places say, where 呢條 or 你班 took the measure word (呢條友, 你班友: jau5).
-COUNTED_AS = {"相": ("張幅", "soeng2", "a photo"), "友": ("條班", "jau2", "a guy")}
+# 為 after a verb of naming, choosing or becoming, or a count, is "as" or "is", wai4 (當選為, 轉為, 翻譯為, 升格為,
+# 命名為, 設置為, 人數為), as ToJyutping's own 成為, 作為, 認為 read it, where it reads 為 alone wai6, "for" (為咗,
+# 因為): formal text writes these daily and HKCanCor's conversations hold none of them. Not after characters that
+# end words 為 also follows as "for" (計劃為社區, 拼命為, 確實為自己, 紐約為, 早期為), nor before 咗, 了, 乜, 何, 甚,
+# 什, 住, 着, 著 or 到, which make it "for" or "why" (普選為咗, 問題為咗).
+READ_AFTER = {
+    "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
+    "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
+    "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
+                   "count", "wai4", "as", "咗了乜何甚什住着著到"),
+}
 
 
-def _counted_noun(matches: list[tuple[str, str | None, str]], i: int) -> bool:
-    """Whether ``matches[i]``, read alone, is a noun right after its measure word (張相, and 呢張相 where the
-    dictionary has 呢張)."""
+def _read_after(text: str, matches: list[tuple[str, str | None, str]], i: int) -> ReadAfter | None:
+    """The stated sense of ``matches[i]``, read alone, after the character before it (張相, 當選為; and 呢張相 where
+    the dictionary has 呢張), or None."""
     ch, _, word = matches[i]
-    return ch in COUNTED_AS and len(word) == 1 and i > 0 and matches[i - 1][0] in COUNTED_AS[ch][0]
+    stated = READ_AFTER.get(ch)
+    if stated is None or len(word) != 1 or i == 0 or matches[i - 1][0] not in stated.after:
+        return None
+    return None if text[i + 1:i + 2] and text[i + 1] in stated.not_before else stated
 
 
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
@@ -248,9 +271,9 @@ class Frontend:
                 out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
                             f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
                 continue
-            if self._stated and _counted_noun(matches, i):
-                _, said, sense = COUNTED_AS[ch]
-                out.append((ch, said, "context", f"{ch} after the measure word {text[i - 1]} → {said}, \"{sense}\""))
+            if self._stated and (stated := _read_after(text, matches, i)):
+                out.append((ch, stated.reading, "context", f"{ch} after {text[i - 1]}, {stated.role} → "
+                            f"{stated.reading}, \"{stated.sense}\""))
                 continue
             if self._stated and len(word) == 1 and i not in rewritten and (sense := reads_as_tojyutping(text, i)):
                 said = self._dictionary.words.starting_with(ch).get(ch) or reading  # ToJyutping's own reading

@@ -137,15 +137,21 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
 @pytest.mark.parametrize("text, reading", [
     ("呢張相好模糊", "soeng2"), ("幫我哋影張相吖", "soeng2"), ("一幅相", "soeng2"), ("嗰張相", "soeng2"),
     ("佢哋互相幫助", "soeng1"), ("相信我", "soeng1"),
-    ("呢條友好貪錢", "jau2"), ("你班友做嘢", "jau2"), ("佢係我朋友", "jau5"), ("前女友", "jau5")])
-def test_a_noun_after_its_measure_word_reads_in_that_sense(frontend, text, reading):
+    ("呢條友好貪錢", "jau2"), ("你班友做嘢", "jau2"), ("佢係我朋友", "jau5"), ("前女友", "jau5"),
+    ("佢同年當選為中國國民黨主席", "wai4"), ("學校轉為全日制", "wai4"), ("將電話語言設置為香港粵語", "wai4"),
+    ("呢本書命名為騙局", "wai4"), ("參加人數為歷年之冠", "wai4"), ("冥王星降格為矮行星", "wai4"),
+    ("佢為咗你好", "wai6"), ("普選為咗啲仔女", "wai6"), ("個計劃為社區增加設施", "wai6"), ("因為我驚", "wai6"),
+    ("佢哋認為", "wai4")])
+def test_a_word_after_the_one_that_gives_it_a_sense_reads_in_that_sense(frontend, text, reading):
     """ToJyutping reads 相 alone soeng1; after 張 or 幅 it is "a photo", soeng2, as 啲相 is; 友 after 條 or 班 is "a
-    guy", jau2, as ToJyutping's 條友 is where 呢條 took the measure word."""
+    guy", jau2, as ToJyutping's 條友 is where 呢條 took the measure word; 為 after a verb of naming or becoming is
+    "as", wai4, as in ToJyutping's 成為, but not before 咗 ("for") nor after 計劃."""
     r = frontend(text)
-    i = r.graphemes.index("相" if "相" in text else "友")
+    ch = next(c for c in "相友為" if c in text)
+    i = len(text) - 1 - text[::-1].index(ch)  # the last one: 因為我 has its 為 inside a word
     assert r.jyutping[i] == reading
-    if reading in ("soeng2", "jau2"):
-        assert r.sources[i] == "context" and ('"a photo"' in r.why[i] or '"a guy"' in r.why[i])
+    if reading in ("soeng2", "jau2") or (ch == "為" and reading == "wai4" and "認為" not in text):
+        assert r.sources[i] == "context" and any(f'"{sense}"' in r.why[i] for sense in ("a photo", "a guy", "as"))
 
 
 def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
