@@ -126,6 +126,24 @@ def _read_after(text: str, matches: list[tuple[str, str | None, str]], i: int) -
     return None if text[i + 1:i + 2] and text[i + 1] in stated.not_before else stated
 
 
+# 覺 near 瞓 or 睡 is "a sleep", gaau3 (瞓著覺, 瞓唔着覺, 瞓緊覺, 瞓咗覺, 瞓個靚覺, 睡午覺, 冇覺好瞓, 一覺瞓醒), as
+# ToJyutping's own 瞓覺, 睡覺 and 晏覺 read it, where it reads 覺 alone gok3, "to feel": a sleeping word within three
+# characters either side, and neither 覺得, 覺悟, 覺察, 覺知 nor a word that ends in the feeling (感覺, 直覺, 視覺,
+# 發覺): HKCanCor's conversations hold too few such places for a rule.
+SLEEP = "覺"
+SLEEP_NEAR, SLEEP_SPAN = "瞓睡", 3
+FEELING_AFTER, FEELING_BEFORE = "得悟察知", "感視直觸錯幻知自警聽發察味嗅先後"
+
+
+def _a_sleep(text: str, matches: list[tuple[str, str | None, str]], i: int) -> bool:
+    """Whether ``matches[i]``, a 覺 read alone, is "a sleep" (瞓著覺, 冇覺好瞓) rather than "to feel"."""
+    ch, _, word = matches[i]
+    if ch != SLEEP or len(word) != 1 or text[i + 1:i + 2] in tuple(FEELING_AFTER) or \
+            (i > 0 and text[i - 1] in FEELING_BEFORE):
+        return False
+    return any(c in SLEEP_NEAR for c in text[max(0, i - SLEEP_SPAN):i] + text[i + 1:i + 1 + SLEEP_SPAN])
+
+
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place", "jyutping")
@@ -270,6 +288,10 @@ class Frontend:
             if self._stated and _this_before_measure_word(text, matches, i):
                 out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
                             f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
+                continue
+            if self._stated and _a_sleep(text, matches, i):
+                out.append((ch, "gaau3", "context", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → "
+                            "gaau3, \"a sleep\", as in 瞓覺"))
                 continue
             if self._stated and (stated := _read_after(text, matches, i)):
                 out.append((ch, stated.reading, "context", f"{ch} after {text[i - 1]}, {stated.role} → "

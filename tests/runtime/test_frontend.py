@@ -154,6 +154,19 @@ def test_a_word_after_the_one_that_gives_it_a_sense_reads_in_that_sense(frontend
         assert r.sources[i] == "context" and any(f'"{sense}"' in r.why[i] for sense in ("a photo", "a guy", "as"))
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("佢而家瞓著覺", "gaau3"), ("擔心到瞓唔着覺", "gaau3"), ("嘈到我冇覺好瞓", "gaau3"), ("媽咪瞓緊覺", "gaau3"),
+    ("睡午覺", "gaau3"), ("瞓個靚覺", "gaau3"), ("我開心到連覺都瞓唔着", "gaau3"),
+    ("我覺得瞓唔着", "gok3"), ("瞓唔着嘅感覺", "gok3"), ("我發覺", "gok3"), ("唔覺意", "gok3")])
+def test_a_sleep_reads_gaau3_and_a_feeling_gok3(frontend, text, reading):
+    """ToJyutping reads 覺 alone gok3, "to feel"; near 瞓 or 睡 it is "a sleep", gaau3, as its own 瞓覺 is."""
+    r = frontend(text)
+    i = text.index("覺")
+    assert r.jyutping[i] == reading
+    if reading == "gaau3":
+        assert r.sources[i] == "context" and '"a sleep"' in r.why[i]
+
+
 def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
     """g2p-eval's baseline rows: 呢首歌, 呢張相 and 咁重 as ToJyutping reads them, with none of the stated readings."""
     from cantoedge.runtime.context import ContextRules
