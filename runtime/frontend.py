@@ -97,6 +97,7 @@ class ReadAfter:
     reading: str
     sense: str
     not_before: str = ""  # characters after it that give it its other sense again
+    word_start: bool = False  # it applies where the character starts a dictionary word too (邊間中學: 間中)
 
 
 # A noun after the measure word that counts it, read in that sense: 相 after 張 or 幅 is "a photo", soeng2 (一張相,
@@ -107,21 +108,27 @@ class ReadAfter:
 # 命名為, 設置為, 人數為), as ToJyutping's own 成為, 作為, 認為 read it, where it reads 為 alone wai6, "for" (為咗,
 # 因為): formal text writes these daily and HKCanCor's conversations hold none of them. Not after characters that
 # end words 為 also follows as "for" (計劃為社區, 拼命為, 確實為自己, 紐約為, 早期為), nor before 咗, 了, 乜, 何, 甚,
-# 什, 住, 着, 著 or 到, which make it "for" or "why" (普選為咗, 問題為咗).
+# 什, 住, 着, 著 or 到, which make it "for" or "why" (普選為咗, 問題為咗). 間 after a number or a demonstrative is
+# the measure word, gaan1, also where a dictionary word starts with it (邊間中學, 一間中學, 二十幾間開: ToJyutping's
+# 間中 "now and then" and 間開 "to partition" read gaan3).
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
+    "間": ReadAfter("邊呢嗰一兩幾每三四五六七八九十百千某哪那這該第", "a number or a demonstrative", "gaan1",
+                   "the measure word", word_start=True),
     "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
                    "count", "wai4", "as", "咗了乜何甚什住着著到"),
 }
 
 
 def _read_after(text: str, matches: list[tuple[str, str | None, str]], i: int) -> ReadAfter | None:
-    """The stated sense of ``matches[i]``, read alone, after the character before it (張相, 當選為; and 呢張相 where
-    the dictionary has 呢張), or None."""
+    """The stated sense of ``matches[i]``, read alone (or starting a word, where so stated: 邊間中學), after the
+    character before it (張相, 當選為; and 呢張相 where the dictionary has 呢張), or None."""
     ch, _, word = matches[i]
     stated = READ_AFTER.get(ch)
-    if stated is None or len(word) != 1 or i == 0 or matches[i - 1][0] not in stated.after:
+    if stated is None or i == 0 or matches[i - 1][0] not in stated.after:
+        return None
+    if len(word) != 1 and not (stated.word_start and text.startswith(word, i)):
         return None
     return None if text[i + 1:i + 2] and text[i + 1] in stated.not_before else stated
 
