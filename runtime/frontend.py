@@ -151,6 +151,19 @@ def _a_sleep(text: str, matches: list[tuple[str, str | None, str]], i: int) -> b
     return any(c in SLEEP_NEAR for c in text[max(0, i - SLEEP_SPAN):i] + text[i + 1:i + 1 + SLEEP_SPAN])
 
 
+# 咁 closing a phrase is "like that", gam2 (好似迷你裙咁。就係咁。因為咁，哭成咁), which ToJyutping and the
+# lexicon's 係咁 read gam3, "so", the degree word that needs a word after it (咁好, 唔係咁平, 咁cute). HKCanCor
+# writes the phrase's end 噉, so its 咁 at a run's end is speech cut short (冇咁-, 幾咁…), read gam3: not after 冇
+# or 幾.
+LIKE_THAT, LIKE_THAT_SAID, SO_CUT_SHORT_AFTER = "咁", "gam2", "冇幾"
+
+
+def _like_that(text: str, i: int, before_word: bool) -> bool:
+    """Whether ``text[i]`` is a 咁 closing a phrase (nothing Han nor Latin after it), "like that"."""
+    return text[i] == LIKE_THAT and i == len(text) - 1 and not before_word and \
+        (i == 0 or text[i - 1] not in SO_CUT_SHORT_AFTER)
+
+
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place", "jyutping")
@@ -295,6 +308,10 @@ class Frontend:
             if self._stated and _this_before_measure_word(text, matches, i):
                 out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
                             f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
+                continue
+            if self._stated and _like_that(text, i, before_word):
+                out.append((ch, LIKE_THAT_SAID, "context", f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" "
+                            "(好似…咁, 係咁), not \"so\", which needs a word after it"))
                 continue
             if self._stated and _a_sleep(text, matches, i):
                 out.append((ch, "gaau3", "context", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → "

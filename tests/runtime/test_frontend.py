@@ -170,6 +170,19 @@ def test_a_sleep_reads_gaau3_and_a_feeling_gok3(frontend, text, reading):
         assert r.sources[i] == "context" and '"a sleep"' in r.why[i]
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("就好似迷你裙咁。", "gam2"), ("事實就係咁", "gam2"), ("因為咁，佢走咗", "gam2"), ("點解佢喊成咁？", "gam2"),
+    ("咁，我哋走啦", "gam2"), ("唔係咁平", "gam3"), ("佢咁靚", "gam3"), ("你咁cute", "gam3"), ("我平時冇咁", "gam3")])
+def test_like_that_closing_a_phrase_reads_gam2_and_so_before_a_word_gam3(frontend, text, reading):
+    """咁 closing a phrase is "like that", gam2; before a word it is "so", gam3, as ToJyutping reads it alone; after
+    冇 at an end it is speech cut short (冇咁-), gam3 as HKCanCor reads it."""
+    r = frontend(text)
+    i = r.graphemes.index("咁")
+    assert r.jyutping[i] == reading
+    if reading == "gam2":
+        assert r.sources[i] == "context" and '"like that"' in r.why[i]
+
+
 def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
     """g2p-eval's baseline rows: 呢首歌, 呢張相 and 咁重 as ToJyutping reads them, with none of the stated readings."""
     from cantoedge.runtime.context import ContextRules
