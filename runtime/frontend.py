@@ -110,12 +110,16 @@ class ReadAfter:
 # end words 為 also follows as "for" (計劃為社區, 拼命為, 確實為自己, 紐約為, 早期為), nor before 咗, 了, 乜, 何, 甚,
 # 什, 住, 着, 著 or 到, which make it "for" or "why" (普選為咗, 問題為咗). 間 after a number or a demonstrative is
 # the measure word, gaan1, also where a dictionary word starts with it (邊間中學, 一間中學, 二十幾間開: ToJyutping's
-# 間中 "now and then" and 間開 "to partition" read gaan3).
+# 間中 "now and then" and 間開 "to partition" read gaan3). 量 after what it counts is "an amount", loeng6 (排放量,
+# 載客量, 下載量, 工作量, 生命力量), where ToJyutping reads it alone loeng4, "to measure" (測量, 商量, 量血壓): not
+# before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地).
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
     "間": ReadAfter("邊呢嗰一兩幾每三四五六七八九十百千某哪那這該第", "a number or a demonstrative", "gaan1",
                    "the measure word", word_start=True),
+    "量": ReadAfter("放水雨客電儲總售載覽行求程戶問訊汇彙納鉛識給留肪取風礦膠物作詞血微力流產容熱能質數份含存銷交用",
+                   "what it counts", "loeng6", "an amount", "度一緊咗過住地"),
     "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
                    "count", "wai4", "as", "咗了乜何甚什住着著到"),
 }

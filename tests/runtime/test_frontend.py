@@ -142,19 +142,20 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     ("呢本書命名為騙局", "wai4"), ("參加人數為歷年之冠", "wai4"), ("冥王星降格為矮行星", "wai4"),
     ("佢為咗你好", "wai6"), ("普選為咗啲仔女", "wai6"), ("個計劃為社區增加設施", "wai6"), ("因為我驚", "wai6"),
     ("佢哋認為", "wai4"), ("你喺邊間中學教書", "gaan1"), ("佢係一間中學嘅老師", "gaan1"), ("二十幾間開", "gaan1"),
-    ("佢間中會嚟", "gaan3")])
+    ("佢間中會嚟", "gaan3"), ("溫室氣體排放量", "loeng6"), ("全球載客量最高", "loeng6"), ("今晚雨量將會增加", "loeng6"),
+    ("幫我量血壓", "loeng4"), ("用水量度", "loeng4"), ("同你商量", "loeng4")])
 def test_a_word_after_the_one_that_gives_it_a_sense_reads_in_that_sense(frontend, text, reading):
     """ToJyutping reads 相 alone soeng1; after 張 or 幅 it is "a photo", soeng2, as 啲相 is; 友 after 條 or 班 is "a
     guy", jau2, as ToJyutping's 條友 is where 呢條 took the measure word; 為 after a verb of naming or becoming is
     "as", wai4, as in ToJyutping's 成為, but not before 咗 ("for") nor after 計劃; 間 after a number or a
     demonstrative is the measure word, gaan1, though ToJyutping's 間中 ("now and then") starts there."""
     r = frontend(text)
-    ch = next(c for c in "相友為間" if c in text)
+    ch = next(c for c in "相友為間量" if c in text)
     i = len(text) - 1 - text[::-1].index(ch)  # the last one: 因為我 has its 為 inside a word
     assert r.jyutping[i] == reading
-    if reading in ("soeng2", "jau2", "gaan1") or (ch == "為" and reading == "wai4" and "認為" not in text):
+    if reading in ("soeng2", "jau2", "gaan1", "loeng6") or (ch == "為" and reading == "wai4" and "認為" not in text):
         assert r.sources[i] == "context" and any(f'"{sense}"' in r.why[i] for sense in ("a photo", "a guy", "as",
-                                                                                      "the measure word"))
+                                                                                      "the measure word", "an amount"))
 
 
 @pytest.mark.parametrize("text, reading", [
