@@ -17,7 +17,7 @@ from cantoedge.runtime.lexicon import parse_lexicon
 from cantoedge.runtime.plain_words import PlainWords
 
 from .hkcancor import HKUtterance
-from .plain_words import holding, plain_words
+from .plain_words import holding, plain_words, rime_words
 
 MIN_OCCURRENCES = 3  # HKCanCor overrides ToJyutping only on evidence from at least this many places ...
 MIN_AGREEMENT = 0.9  # ... that read it one way at least this often: both readings accepted -> ToJyutping stays
@@ -64,7 +64,44 @@ def build_lexicon(utterances: Iterable[HKUtterance], base: WordDictionary | None
         reading = settled(counts)
         if reading is not None and reading != " ".join(r or "?" for _, r in base.readings(word)):
             entries[word] = reading
-    return entries
+    return one_word_entries(entries, utterances, base)
+
+
+def one_word_entries(entries: dict[str, str], utterances: Sequence[HKUtterance],
+                     base: WordDictionary) -> dict[str, str]:
+    """``entries`` with each one-character entry whose every place has the same neighbour on one side made that
+    two-character word: HKCanCor's 霖 lam1 is only ever the 霖把 ("number") of its conversations, so it says
+    nothing of 霖 in 張智霖 (lam4, as ToJyutping reads it); evidence from one word is evidence for that word, and
+    where rime-cantonese reads that word as ToJyutping does (炒燶 nung1), two dictionaries agree and no entry is
+    made."""
+    singles = {w for w in entries if len(w) == 1}
+    pairs: dict[str, collections.Counter[tuple[str, str]]] = collections.defaultdict(collections.Counter)
+    places: collections.Counter[str] = collections.Counter()
+    for utt in utterances:
+        for text, ref in han_runs(utt):
+            matches = base.matches(text)
+            for i, (ch, _, word) in enumerate(matches):
+                if ch not in singles or len(word) != 1:
+                    continue
+                places[ch] += 1
+                if i > 0:
+                    pairs[ch][(text[i - 1:i + 1], " ".join(ref[i - 1:i + 1]))] += 1
+                if i + 1 < len(text):
+                    pairs[ch][(text[i:i + 2], " ".join(ref[i:i + 2]))] += 1
+    out = dict(entries)
+    for ch in sorted(singles):
+        words: collections.Counter[str] = collections.Counter()
+        for (word, _), n in pairs[ch].items():
+            words[word] += n
+        whole = sorted(w for w, n in words.items() if n == places[ch])
+        if not whole:
+            continue
+        reading = settled(collections.Counter({r: n for (w, r), n in pairs[ch].items() if w == whole[0]}))
+        del out[ch]
+        plain = " ".join(r or "?" for _, r in base.readings(whole[0]))
+        if reading is not None and reading != plain and " ".join(rime_words().get(whole[0], ())) != plain:
+            out[whole[0]] = reading  # but where rime-cantonese reads the word as ToJyutping does, ToJyutping stays
+    return out
 
 
 def applied_readings(utterances: Iterable[HKUtterance], base: WordDictionary) -> dict[str, collections.Counter[str]]:

@@ -45,6 +45,18 @@ def test_the_lexicon_overrides_tojyutping_only_where_hkcancor_is_settled_and_dif
     assert build_lexicon(utts) == {"喇": "laa1"}
 
 
+def test_a_character_only_ever_read_in_one_word_is_an_entry_for_that_word():
+    """HKCanCor's 霖 lam1 is only the 霖把 ("number") of its talk: the entry is 霖把, so 張智霖 keeps ToJyutping's
+    lam4; 炒燶 would be one too, but rime-cantonese reads it as ToJyutping does (nung1), so none is made; 喇 after
+    several words stays a character's entry."""
+    utts = [utterance(("霖", "lam1"), ("把", "baa2"), n=i) for i in range(3)]
+    utts += [utterance(("炒", "caau2"), ("燶", "nung6"), n=i) for i in range(3)]
+    utts += [utterance((w, r), ("喇", "laa1"), n=i) for i, (w, r) in enumerate([("好", "hou2"), ("去", "heoi3"),
+                                                                                ("食", "sik6")])]
+    assert build_lexicon(utts) == {"霖把": "lam1 baa2", "喇": "laa1"}
+    assert Frontend()("張智霖").jyutping[-1] == "lam4" and Frontend()("炒燶咗").jyutping[1] == "nung1"
+
+
 def test_a_particle_keeps_its_entry_where_a_content_character_gives_way():
     """HKCanCor sets a particle at a run's end (夠喇): rime's words holding one are phrases, not words, so the
     lexicon's 喇 stands in them; 重 stands mostly inside a run (佢重未返) and gives way inside rime's words."""
@@ -161,7 +173,7 @@ def test_cantomap_is_an_independent_test_set_where_context_rules_still_gain():
     tj = syllable_agreement("ToJyutping", lambda t: [s for _, s in plain.read_han(t)], utts)
     ce = syllable_agreement("cantoedge", lambda t: [s for _, s in ours.read_han(t)], utts)
     assert tj.total == ce.total > 100_000
-    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.7 points (+2.9 with rules in words)
+    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.6 points (+2.9 with rules in words)
 
 
 @pytest.mark.slow  # reads HKCanCor
