@@ -168,6 +168,40 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
         (i == 0 or text[i - 1] not in SO_CUT_SHORT_AFTER)
 
 
+# Characters that informal Hong Kong writing puts for the particle or the suffix it says: 哂 for 晒, "all" (搞掂哂,
+# 冇哂, 走哂: saai3; ToJyutping reads 哂 alone can2, the literary "smile" of 哂笑, 微哂, 一哂), and 既 for 嘅, the
+# possessive (你既威力, 咁既話, 食既: ge3; ToJyutping reads 既 alone gei3, "since" or "both", as in 既然, 既往, 既定,
+# 既得, 既不, 既…又). HKCanCor writes 晒 and 嘅 (its one 既 is 既然), so these are stated readings.
+WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
+               "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言")}
+SECOND_CLAUSE = "又也亦"  # 既 … 又 is "both … and": where one follows 既 in its run or the next few, 既 keeps gei3
+AHEAD_RUNS = 3  # how many runs after 既's own are read for that 又 (既寬敞，又實用)
+
+
+def _written_for(text: str, matches: list[tuple[str, str | None, str]], i: int,
+                 ahead: str = "") -> tuple[str, str, str] | None:
+    """(what ``matches[i]`` stands for, its reading, its sense) where informal writing puts it for another word (搞掂哂
+    for 搞掂晒, 你既 for 你嘅), or None; ``ahead``: the Han text of the runs after this one, for 既 … 又."""
+    ch, _, word = matches[i]
+    stated = WRITTEN_FOR.get(ch)
+    if stated is None or len(word) != 1:
+        return None
+    meant, reading, sense, not_before, not_after = stated
+    if text[i + 1:i + 2] and text[i + 1] in not_before or i > 0 and text[i - 1] in not_after:
+        return None
+    if ch == "既" and (i == 0 or any(c in SECOND_CLAUSE for c in text[i + 1:] + ahead)):
+        return None
+    return meant, reading, sense
+
+
+def _ahead(runs: list[Segment | list[Segment]], k: int) -> str:
+    """The Han text of the AHEAD_RUNS runs after ``runs[k]``, where it holds a 既 (else nothing: it is not needed)."""
+    if not any("既" in part.text for part in runs[k]):
+        return ""
+    return "".join(part.text for later in runs[k + 1:k + 1 + AHEAD_RUNS] if isinstance(later, list)
+                   for part in later if part.kind == "han")
+
+
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
 SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place", "jyutping")
@@ -289,15 +323,15 @@ class Frontend:
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
 
     def explain_han(self, text: str, after_word: bool = False, before_word: bool = False,
-                    rewritten: frozenset[int] = frozenset(),
-                    after_letters: bool = False) -> list[tuple[str, str | None, str, str]]:
+                    rewritten: frozenset[int] = frozenset(), after_letters: bool = False,
+                    ahead: str = "") -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
         run follows an English word (check下); ``before_word``: Latin letters follow it (check下個email);
         ``rewritten``: the places a number or a date rule wrote, other than numerals, which keep the dictionary's
         reading (a rule wrote 年度 after a year: 度 dou6, where HKCanCor's 一年度, "about a year", taught 度 after 年
         dou2); ``after_letters``: any word in Latin letters or Jyutping comes right before it (喺IFC度), so its start
-        is no phrase's start to the context rules."""
+        is no phrase's start to the context rules; ``ahead``: the Han text of the next few runs (既 … ，又)."""
         out = []
         matches = self._dictionary.matches(text)
         alone = _read_alone(matches)
@@ -312,6 +346,11 @@ class Frontend:
             if self._stated and _this_before_measure_word(text, matches, i):
                 out.append((ch, DEMONSTRATIVE[ch], "context", f"{ch} before the measure word {text[i + 1]} → "
                             f"{DEMONSTRATIVE[ch]}, \"this\", as ToJyutping reads {ch}個 and {ch}本"))
+                continue
+            if self._stated and (written := _written_for(text, matches, i, ahead)):
+                meant, said, sense = written
+                out.append((ch, said, "context", f"{ch} written for {meant} → {said}, \"{sense}\", as informal text "
+                            "writes it"))
                 continue
             if self._stated and _like_that(text, i, before_word):
                 out.append((ch, LIKE_THAT_SAID, "context", f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" "
@@ -361,7 +400,7 @@ class Frontend:
         return out
 
     def explain_run(self, run: list[Segment], after_word: bool = False, before_word: bool = False,
-                    after_letters: bool = False) -> list[tuple[str, str | None, str, str]]:
+                    after_letters: bool = False, ahead: str = "") -> list[tuple[str, str | None, str, str]]:
         """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
         三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source. A phrase's
         pause among them is read across, and comes back in its place as (pause, None, "pause", "")."""
@@ -372,7 +411,7 @@ class Frontend:
         text = "".join(seg.text for seg in han)
         rewritten = frozenset(i for seg, start, end in zip(han, starts, starts[1:]) if seg.source
                               for i in range(start, end) if text[i] not in NUMERAL_READINGS)  # 兩千零 leng4 stays
-        pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten, after_letters)
+        pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten, after_letters, ahead)
         out, start = [], 0
         for seg in run:
             if seg.kind == "pause":
@@ -411,7 +450,7 @@ class Frontend:
             if isinstance(seg, list):
                 following = runs[k + 1] if k + 1 < len(runs) else None
                 before_word = isinstance(following, Segment) and following.kind == "reading"
-                pairs = self.explain_run(seg, after_word, before_word, after_letters)
+                pairs = self.explain_run(seg, after_word, before_word, after_letters, _ahead(runs, k))
             elif seg.kind == "pause":
                 units.append(seg.text)
                 continue
