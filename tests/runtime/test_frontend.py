@@ -219,7 +219,8 @@ def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
     # 核 in a word of checking or of the nucleus
     ("醫管局會覆核有關個案", "核", "hat6", "核 after 覆"), ("香港嘅核心價值", "核", "hat6", "核 before 心"),
     ("做咗核酸檢測", "核", "hat6", "核 before 酸"), ("核電廠", "核", "hat6", "核 before 電"),
-    ("審核貸款申請", "核", "hat6", "核 after 審"),
+    ("審核貸款申請", "核", "hat6", "核 after 審"), ("三百噸核污水", "核", "hat6", "核 before 污"),
+    ("發生過核事故", "核", "hat6", "核 before 事"),
     # ... and HKCanCor's fruit's stone, and ToJyutping's own 核突
     ("冇核", "核", "wat6", None), ("啲核係唔係細", "核", "wat6", None), ("好核突", "核", "wat6", None)])
 def test_a_lexicon_character_takes_tojyutpings_reading_beside_its_stated_neighbours(frontend, text, char, reading, why):
