@@ -1,0 +1,193 @@
+"""Stated senses: readings of single characters that the text around them decides, written down as rules
+because HKCanCor's conversations hold too few such places to learn them (下 after an English verb, 呢 "this", 間
+the measure word, 為 "as", 量 "an amount", 覺 "a sleep", 咁 "like that", 哂 and 既 as informal writing uses
+them). The frontend tries them before its context rules; ``Frontend(stated=False)`` leaves them out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .normalize import Segment
+
+Match = tuple[str, str | None, str]  # (character, reading, the dictionary word it is read in)
+
+
+# A character read by its use after a verb when it follows an English word, which the context rules (learnt on
+# Han neighbours) cannot see: check下 and google下 are "check a bit", haa5, as 睇下 is (HKCanCor has two such
+# places: relax下, haa5 both). Before a time or a direction it keeps its dictionary reading: HKCanCor reads 下
+# before 年 and 次 always haa6, so book下個月 and scroll下去 stay haa6. Before 個 it is a time only where one
+# follows: HKCanCor reads 下個 haa6 in 12 places, 11 with a time word after (下個月, 下個禮拜; the twelfth is cut
+# off), and haa5 in 3, each a verb before and a thing after (睇下個價), so check下個email is haa5, book下個月 haa6.
+AFTER_ENGLISH_VERB = {"下": "haa5"}
+_TIMES = set("年星禮晝午週周季期屆月")  # 下年, 下星期, 下個月: "next"
+KEEPS_ITS_READING_BEFORE = _TIMES | set("次一半") | set("面邊便去嚟落來")  # and the directions: 下面, 下去
+TIME_WORDS = _TIMES | set("拜學階鐘世")  # 下個 before these is "next" (下個禮拜, 下個學期, 下個鐘)
+
+
+def _after_english_verb(text: str, before_word: bool) -> bool:
+    """Whether a run's first character, right after an English word, is read as after a verb (check下個email);
+    ``before_word``: Latin letters (a word, an acronym) follow the run, so one that ends on 個 has a thing after it."""
+    if text[0] not in AFTER_ENGLISH_VERB or text[1:2] in KEEPS_ITS_READING_BEFORE:
+        return False
+    if text[1:2] != "個":
+        return True
+    return text[2:3] not in TIME_WORDS if text[2:3] else before_word
+
+
+# 呢 as "this" before a measure word: ToJyutping joins 呢 to many (呢個, 呢本, 呢條: ni1) but not to these, so 呢首歌,
+# 呢單嘢, 呢位, 呢類, 呢區 read ne1, the particle (573 places in CTCPC and Common Voice, "this" wherever read);
+# HKCanCor writes the demonstrative 哩 and 呢 only as the particle (2,183 places, one before a character of
+# these: 注意力呢集中唔到), so no context rule could learn it. The particle stays before the verbs and adverbs these
+# characters begin (我呢首先, 佢呢單係, 注意力呢集中) and where the dictionary joins the measure word to what follows.
+DEMONSTRATIVE = {"呢": "ni1"}
+MEASURE_WORDS_AFTER_THIS = frozenset("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科")
+OPEN_A_CLAUSE = ("首先", "單係", "單只", "單單", "集中", "轉頭")
+
+
+def _this_before_measure_word(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, 呢 read alone, is "this" before a measure word the dictionary reads alone (呢首歌)."""
+    ch, _, word = matches[i]
+    if ch not in DEMONSTRATIVE or len(word) != 1 or i + 1 >= len(matches) or text.startswith(OPEN_A_CLAUSE, i + 1):
+        return False
+    following, reading, following_word = matches[i + 1]
+    return following in MEASURE_WORDS_AFTER_THIS and len(following_word) == 1 and reading is not None
+
+
+@dataclass(frozen=True)
+class ReadAfter:
+    """A character read in one sense right after one of ``after`` (a stated reading, not learnt from counts)."""
+    after: str  # the characters that, right before it, give it this sense
+    role: str  # what they are, for --explain
+    reading: str
+    sense: str
+    not_before: str = ""  # characters after it that give it its other sense again
+    word_start: bool = False  # it applies where the character starts a dictionary word too (邊間中學: 間中)
+
+
+# A noun after the measure word that counts it, read in that sense: 相 after 張 or 幅 is "a photo", soeng2 (一張相,
+# 呢幅相), where ToJyutping reads 相 alone soeng1 ("mutual"); HKCanCor reads 幅相 soeng2 twice and has no 張相, and
+# its rules read 啲相 so (69 places of CTCPC and Common Voice read soeng1). 友 after 條 or 班 is "a guy", jau2, as
+# ToJyutping's own 條友 and HKCanCor's five places say, where 呢條 or 你班 took the measure word (呢條友, 你班友: jau5).
+# 為 after a verb of naming, choosing or becoming, or a count, is "as" or "is", wai4 (當選為, 轉為, 翻譯為, 升格為,
+# 命名為, 設置為, 人數為), as ToJyutping's own 成為, 作為, 認為 read it, where it reads 為 alone wai6, "for" (為咗,
+# 因為): formal text writes these daily and HKCanCor's conversations hold none of them. Not after characters that
+# end words 為 also follows as "for" (計劃為社區, 拼命為, 確實為自己, 紐約為, 早期為), nor before 咗, 了, 乜, 何, 甚,
+# 什, 住, 着, 著 or 到, which make it "for" or "why" (普選為咗, 問題為咗). 間 after a number or a demonstrative is
+# the measure word, gaan1, also where a dictionary word starts with it (邊間中學, 一間中學, 二十幾間開: ToJyutping's
+# 間中 "now and then" and 間開 "to partition" read gaan3). 量 after what it counts is "an amount", loeng6 (排放量,
+# 載客量, 下載量, 工作量, 生命力量), where ToJyutping reads it alone loeng4, "to measure" (測量, 商量, 量血壓): not
+# before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地).
+READ_AFTER = {
+    "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
+    "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
+    "間": ReadAfter("邊呢嗰一兩幾每三四五六七八九十百千某哪那這該第", "a number or a demonstrative", "gaan1",
+                   "the measure word", word_start=True),
+    "量": ReadAfter("放水雨客電儲總售載覽行求程戶問訊汇彙納鉛識給留肪取風礦膠物作詞血微力流產容熱能質數份含存銷交用",
+                   "what it counts", "loeng6", "an amount", "度一緊咗過住地"),
+    "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
+                   "count", "wai4", "as", "咗了乜何甚什住着著到"),
+}
+
+
+def _read_after(text: str, matches: list[Match], i: int) -> ReadAfter | None:
+    """The stated sense of ``matches[i]``, read alone (or starting a word, where so stated: 邊間中學), after the
+    character before it (張相, 當選為; and 呢張相 where the dictionary has 呢張), or None."""
+    ch, _, word = matches[i]
+    stated = READ_AFTER.get(ch)
+    if stated is None or i == 0 or matches[i - 1][0] not in stated.after:
+        return None
+    if len(word) != 1 and not (stated.word_start and text.startswith(word, i)):
+        return None
+    return None if text[i + 1:i + 2] and text[i + 1] in stated.not_before else stated
+
+
+# 覺 near 瞓 or 睡 is "a sleep", gaau3 (瞓著覺, 瞓唔着覺, 瞓緊覺, 瞓咗覺, 瞓個靚覺, 睡午覺, 冇覺好瞓, 一覺瞓醒), as
+# ToJyutping's own 瞓覺, 睡覺 and 晏覺 read it, where it reads 覺 alone gok3, "to feel": a sleeping word within three
+# characters either side, and neither 覺得, 覺悟, 覺察, 覺知 nor a word that ends in the feeling (感覺, 直覺, 視覺,
+# 發覺): HKCanCor's conversations hold too few such places for a rule.
+SLEEP = "覺"
+SLEEP_NEAR, SLEEP_SPAN = "瞓睡", 3
+FEELING_AFTER, FEELING_BEFORE = "得悟察知", "感視直觸錯幻知自警聽發察味嗅先後"
+
+
+def _a_sleep(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 覺 read alone, is "a sleep" (瞓著覺, 冇覺好瞓) rather than "to feel"."""
+    ch, _, word = matches[i]
+    if ch != SLEEP or len(word) != 1 or (text[i + 1:i + 2] and text[i + 1] in FEELING_AFTER) or \
+            (i > 0 and text[i - 1] in FEELING_BEFORE):
+        return False
+    return any(c in SLEEP_NEAR for c in text[max(0, i - SLEEP_SPAN):i] + text[i + 1:i + 1 + SLEEP_SPAN])
+
+
+# 咁 closing a phrase is "like that", gam2 (好似迷你裙咁。就係咁。因為咁，哭成咁), which ToJyutping and the
+# lexicon's 係咁 read gam3, "so", the degree word that needs a word after it (咁好, 唔係咁平, 咁cute). HKCanCor
+# writes the phrase's end 噉, so its 咁 at a run's end is speech cut short (冇咁-, 幾咁…), read gam3: not after 冇
+# or 幾.
+LIKE_THAT, LIKE_THAT_SAID, SO_CUT_SHORT_AFTER = "咁", "gam2", "冇幾"
+
+
+def _like_that(text: str, i: int, before_word: bool) -> bool:
+    """Whether ``text[i]`` is a 咁 closing a phrase (nothing Han nor Latin after it), "like that"."""
+    return text[i] == LIKE_THAT and i == len(text) - 1 and not before_word and \
+        (i == 0 or text[i - 1] not in SO_CUT_SHORT_AFTER)
+
+
+# Characters that informal Hong Kong writing puts for the particle or the suffix it says: 哂 for 晒, "all" (搞掂哂,
+# 冇哂, 走哂: saai3; ToJyutping reads 哂 alone can2, the literary "smile" of 哂笑, 微哂, 一哂), and 既 for 嘅, the
+# possessive (你既威力, 咁既話, 食既: ge3; ToJyutping reads 既 alone gei3, "since" or "both", as in 既然, 既往, 既定,
+# 既得, 既不, 既…又). HKCanCor writes 晒 and 嘅 (its one 既 is 既然), so these are stated readings.
+WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
+               "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言")}
+SECOND_CLAUSE = "又也亦"  # 既 … 又 is "both … and": where one follows 既 in its run or the next few, 既 keeps gei3
+AHEAD_RUNS = 3  # how many runs after 既's own are read for that 又 (既寬敞，又實用)
+
+
+def _written_for(text: str, matches: list[Match], i: int,
+                 ahead: str = "") -> tuple[str, str, str] | None:
+    """(what ``matches[i]`` stands for, its reading, its sense) where informal writing puts it for another word (搞掂哂
+    for 搞掂晒, 你既 for 你嘅), or None; ``ahead``: the Han text of the runs after this one, for 既 … 又."""
+    ch, _, word = matches[i]
+    stated = WRITTEN_FOR.get(ch)
+    if stated is None or len(word) != 1:
+        return None
+    meant, reading, sense, not_before, not_after = stated
+    if text[i + 1:i + 2] and text[i + 1] in not_before or i > 0 and text[i - 1] in not_after:
+        return None
+    if ch == "既" and (i == 0 or any(c in SECOND_CLAUSE for c in text[i + 1:] + ahead)):
+        return None
+    return meant, reading, sense
+
+
+def ahead_of(runs: list[Segment | list[Segment]], k: int) -> str:
+    """The Han text of the AHEAD_RUNS runs after ``runs[k]``, where it holds a 既 (else nothing: it is not needed)."""
+    if not any("既" in part.text for part in runs[k]):
+        return ""
+    return "".join(part.text for later in runs[k + 1:k + 1 + AHEAD_RUNS] if isinstance(later, list)
+                   for part in later if part.kind == "han")
+
+
+def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
+                 ahead: str = "") -> tuple[str, str] | None:
+    """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:
+    the run follows an English word; ``before_word``: Latin letters follow it; ``ahead``: the next runs' Han text."""
+    ch = matches[i][0]
+    if i == 0 and after_word and _after_english_verb(text, before_word):
+        said = AFTER_ENGLISH_VERB[ch]
+        return said, f"{ch} right after an English word, a verb (check{ch}, google{ch}) → {said}, as after 睇 or 試"
+    if _this_before_measure_word(text, matches, i):
+        said = DEMONSTRATIVE[ch]
+        return said, (f"{ch} before the measure word {text[i + 1]} → {said}, \"this\", as ToJyutping reads {ch}個 "
+                      f"and {ch}本")
+    if written := _written_for(text, matches, i, ahead):
+        meant, said, sense = written
+        return said, f"{ch} written for {meant} → {said}, \"{sense}\", as informal text writes it"
+    if _like_that(text, i, before_word):
+        return LIKE_THAT_SAID, (f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" (好似…咁, 係咁), not "
+                                "\"so\", which needs a word after it")
+    if _a_sleep(text, matches, i):
+        return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
+    if stated := _read_after(text, matches, i):
+        return stated.reading, f"{ch} after {text[i - 1]}, {stated.role} → {stated.reading}, \"{stated.sense}\""
+    return None
