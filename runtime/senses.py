@@ -168,6 +168,27 @@ def ahead_of(runs: list[Segment | list[Segment]], k: int) -> str:
                    for part in later if part.kind == "han")
 
 
+# 下 after a doubled verb (食食下飯, 玩玩下) or in a verb said twice with it (爬下爬下, 浮下浮下) is "… for a while, on
+# and off", haa5: HKCanCor reads all 38 such places so, and ToJyutping reads 下 alone haa6, so that 爬下爬下 had the
+# first haa6 and 用用下, 游游下水 both (75 places of CTCPC and Common Voice). 吓, which informal writing puts for
+# that 下, in a verb said twice with it (搞吓搞吓: haa5, HKCanCor's four places; it reads 等等吓 haa2). Not in
+# 上上下下 ("up and down"), nor after 死死, a word of its own, nor before a time or a direction (奶奶下個月, 日日
+# 下晝), where 下 starts that word.
+WHILE_DOING = "haa5"
+
+
+def _a_while(text: str, i: int) -> bool:
+    """Whether ``text[i]``, a 下 or 吓, follows a doubled verb (玩玩下) or joins a verb said twice (爬下爬下)."""
+    ch = text[i]
+    if ch not in "下吓":
+        return False
+    twice = (i >= 1 and text[i + 1:i + 3] == text[i - 1] + ch) or (i >= 3 and text[i - 3:i - 1] == text[i - 1] + ch)
+    doubled = ch == "下" and i >= 2 and text[i - 2] == text[i - 1] != "死" and text[i + 1:i + 2] != ch
+    a_time_after = text[i + 1:i + 2] in KEEPS_ITS_READING_BEFORE or \
+        (text[i + 1:i + 2] == "個" and text[i + 2:i + 3] in TIME_WORDS)  # 奶奶下個月, 日日下晝: "next", "after-"
+    return (twice or doubled) and text[i - 1] not in "下吓" and not a_time_after
+
+
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
                  ahead: str = "") -> tuple[str, str] | None:
     """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:
@@ -186,6 +207,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _like_that(text, i, before_word):
         return LIKE_THAT_SAID, (f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" (好似…咁, 係咁), not "
                                 "\"so\", which needs a word after it")
+    if _a_while(text, i):
+        return WHILE_DOING, (f"{ch} after {text[i - 1]} said twice (玩玩下, 爬下爬下) → {WHILE_DOING}, \"… for a "
+                             "while\"")
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
     if stated := _read_after(text, matches, i):
