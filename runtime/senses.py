@@ -137,9 +137,15 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
 # Characters that informal Hong Kong writing puts for the particle or the suffix it says: 哂 for 晒, "all" (搞掂哂,
 # 冇哂, 走哂: saai3; ToJyutping reads 哂 alone can2, the literary "smile" of 哂笑, 微哂, 一哂), and 既 for 嘅, the
 # possessive (你既威力, 咁既話, 食既: ge3; ToJyutping reads 既 alone gei3, "since" or "both", as in 既然, 既往, 既定,
-# 既得, 既不, 既…又). HKCanCor writes 晒 and 嘅 (its one 既 is 既然), so these are stated readings.
+# 既得, 既不, 既…又). HKCanCor writes 晒 and 嘅 (its one 既 is 既然), so these are stated readings. And 吓 for
+# 下, "a bit" or "a moment", after a verb (行吓街, 諗吓, 傾吓, 坐吓, 一吓, 兩吓: haa5, as HKCanCor reads its 睇吓;
+# ToJyutping reads 吓 alone haa2, the "huh?" that opens a reply or tags a sentence after a particle, 好驚啊吓, which
+# stays).
+PARTICLES = "呀啊喇啦嘛吖喎㗎囉咩嘞噃啫嘅呢吧哦喔唏嘿"  # sentence-final: 吓 after one is the tag "huh?", haa2
 WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
-               "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言")}
+               "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言"),
+               "吓": ("下", "haa5", "a bit, a moment", "", PARTICLES)}
+OPENING_SENSE = "既吓"  # at a run's start these are their own words: 既然 "since", 吓 "huh?" (fet哂 is still saai3)
 SECOND_CLAUSE = "又也亦"  # 既 … 又 is "both … and": where one follows 既 in its run or the next few, 既 keeps gei3
 AHEAD_RUNS = 3  # how many runs after 既's own are read for that 又 (既寬敞，又實用)
 
@@ -153,9 +159,10 @@ def _written_for(text: str, matches: list[Match], i: int,
     if stated is None or len(word) != 1:
         return None
     meant, reading, sense, not_before, not_after = stated
-    if text[i + 1:i + 2] and text[i + 1] in not_before or i > 0 and text[i - 1] in not_after:
+    if i == 0 and ch in OPENING_SENSE or text[i + 1:i + 2] and text[i + 1] in not_before or \
+            i > 0 and text[i - 1] in not_after:
         return None
-    if ch == "既" and (i == 0 or any(c in SECOND_CLAUSE for c in text[i + 1:] + ahead)):
+    if ch == "既" and any(c in SECOND_CLAUSE for c in text[i + 1:] + ahead):
         return None
     return meant, reading, sense
 
@@ -201,15 +208,15 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         said = DEMONSTRATIVE[ch]
         return said, (f"{ch} before the measure word {text[i + 1]} → {said}, \"this\", as ToJyutping reads {ch}個 "
                       f"and {ch}本")
+    if _a_while(text, i):
+        return WHILE_DOING, (f"{ch} after {text[i - 1]} said twice (玩玩下, 爬下爬下) → {WHILE_DOING}, \"… for a "
+                             "while\"")
     if written := _written_for(text, matches, i, ahead):
         meant, said, sense = written
         return said, f"{ch} written for {meant} → {said}, \"{sense}\", as informal text writes it"
     if _like_that(text, i, before_word):
         return LIKE_THAT_SAID, (f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" (好似…咁, 係咁), not "
                                 "\"so\", which needs a word after it")
-    if _a_while(text, i):
-        return WHILE_DOING, (f"{ch} after {text[i - 1]} said twice (玩玩下, 爬下爬下) → {WHILE_DOING}, \"… for a "
-                             "while\"")
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
     if stated := _read_after(text, matches, i):

@@ -77,14 +77,17 @@ def test_like_that_closing_a_phrase_reads_gam2_and_so_before_a_word_gam3(fronten
     ("差唔多搞掂哂", "哂", "saai3"), ("冇哂精英部隊", "哂", "saai3"), ("佢微哂", "哂", "can2"),
     ("見識到你既威力", "既", "ge3"), ("都係可以再食既", "既", "ge3"), ("係咁既話就唔會", "既", "ge3"),
     ("既然你係", "既", "gei3"), ("我既然應承過", "既", "gei3"), ("呢間屋既寬敞，又實用", "既", "gei3"),
-    ("一言既出", "既", "gei3"), ("發揮香港既有優勢", "既", "gei3")])
+    ("一言既出", "既", "gei3"), ("發揮香港既有優勢", "既", "gei3"),
+    ("不如陪我行吓山啦", "吓", "haa5"), ("你慢慢諗吓先", "吓", "haa5"), ("吓你講緊咩", "吓", "haa2"),
+    ("好驚啊吓", "吓", "haa2"), ("水喉啲水fet哂出嚟", "哂", "saai3")])
 def test_what_informal_writing_puts_for_晒_and_嘅_reads_as_them(frontend, text, char, reading):
-    """哂 for 晒 (saai3) and 既 for 嘅 (ge3), as Hong Kong's informal writing uses them; 既然, 既有, 一言既出 and
-    既 … 又 keep ToJyutping's gei3, 微哂 its can2."""
+    """哂 for 晒 (saai3), 既 for 嘅 (ge3) and 吓 for 下 (haa5), as Hong Kong's informal writing uses them; 既然,
+    既有, 一言既出 and 既 … 又 keep ToJyutping's gei3, 微哂 its can2, and 吓 opening a reply or after a particle its
+    haa2, "huh?"."""
     r = frontend(text)
     i = r.graphemes.index(char)
     assert r.jyutping[i] == reading
-    if reading in ("saai3", "ge3"):
+    if reading in ("saai3", "ge3", "haa5"):
         assert r.sources[i] == "context" and "written for" in r.why[i]
 
 
