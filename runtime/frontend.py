@@ -186,7 +186,8 @@ class Frontend:
             if reading is None or len(reading.split()) != 1:
                 out.append((ch, None, "", "no reading"))
                 continue
-            if self._stated and (sense := stated_sense(text, matches, i, after_word, before_word, ahead)):
+            if self._stated and i not in rewritten and \
+                    (sense := stated_sense(text, matches, i, after_word, before_word, ahead)):
                 out.append((ch, sense[0], "context", sense[1]))
                 continue
             if self._stated and len(word) == 1 and i not in rewritten and (sense := reads_as_tojyutping(text, i)):

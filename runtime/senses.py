@@ -196,6 +196,26 @@ def _a_while(text: str, i: int) -> bool:
     return (twice or doubled) and text[i - 1] not in "下吓" and not a_time_after
 
 
+# 度 after a count of something (a numeral, then its measure word or unit) is "about", dou2: 四百蚊度, 兩年度, 七杯度,
+# 十個度, 八歲度 (HKCanCor reads 31 of its 33 such places so; the two others are temperatures, 四十幾度, where the
+# numeral comes right before 度, as in 三十度, dou6, which this leaves alone). ToJyutping reads 度 alone dou6, and
+# HKCanCor's context rules only knew the units it counted often (蚊度). After the measure words and units listed
+# (COUNTED), not after 年 (its rule reads 兩年度; 每一年度, 九七至九八年度 are financial years) nor 季 (季度), and
+# not before what makes 度 a verb (度吓, 度過, 度日, 度身).
+NUMERALS = frozenset("一二三四五六七八九十兩百千萬億零半廿卅幾")
+ABOUT, ABOUT_SAID = "度", "dou2"
+
+
+COUNTED = frozenset("蚊文元張杯歲日鐘月間號個斤𨂾步點人次本條粒架部層樽罐碗份件對套頁餐晚天週周秒呎尺吋米里磅克")
+NOT_ABOUT_BEFORE = "吓下過日身量一"  # 度吓, 度過, 度日, 度身: the verb "to measure", "to spend"
+
+
+def _about(text: str, i: int) -> bool:
+    """Whether ``text[i]``, a 度, closes a count (a numeral, then a measure word or unit: 四百蚊度), "about"."""
+    return text[i] == ABOUT and i >= 2 and text[i - 2] in NUMERALS and text[i - 1] in COUNTED and \
+        text[i + 1:i + 2] not in tuple(NOT_ABOUT_BEFORE)
+
+
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
                  ahead: str = "") -> tuple[str, str] | None:
     """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:
@@ -217,6 +237,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _like_that(text, i, before_word):
         return LIKE_THAT_SAID, (f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" (好似…咁, 係咁), not "
                                 "\"so\", which needs a word after it")
+    if _about(text, i):
+        return ABOUT_SAID, f"{ch} after the count {text[i - 2:i]} → {ABOUT_SAID}, \"about\""
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
     if stated := _read_after(text, matches, i):

@@ -116,3 +116,15 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     assert r.graphemes[index] in "下吓" and r.jyutping[index] == reading
     if reading == "haa5":
         assert r.sources[index] == "context" and "for a while" in r.why[index]
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("一日飲七杯度喇", "dou2"), ("應該四百蚊度", "dou2"), ("佢應該100蚊度", "dou2"), ("我諗都係十個度喇", "dou2"),
+    ("今日三十度", "dou6"), ("你兩個度吓邊個高", "dou6"), ("佢哋一齊度過", "dou6")])
+def test_du_closing_a_count_is_about(frontend, text, reading):
+    """度 after a numeral and its measure word or unit is "about", dou2 (七杯度, 100蚊度); after a bare numeral it is
+    a temperature's degree (三十度, dou6), and before 吓 or 過 a verb."""
+    r = frontend(text)
+    i = r.graphemes.index("度")
+    assert r.jyutping[i] == reading
+    assert (r.sources[i] == "context" and '"about"' in r.why[i]) == (reading == "dou2")
