@@ -103,6 +103,23 @@ def _read_after(text: str, matches: list[Match], i: int) -> ReadAfter | None:
     return None if text[i + 1:i + 2] and text[i + 1] in stated.not_before else stated
 
 
+# 假 taken or given as time off is "a holiday", gaa3 (放咗假, 放完假, 請半日假, 三日假, 有假放), as ToJyutping's own
+# 放假, 暑假 and 病假 read it, where it reads 假 alone gaa2, "fake": after 放 or 請 within three characters, after a
+# count of days (三日假), or before 放; not before a word that 假 makes "fake" (假貨, 假名, 假話, 假設, 假裝,
+# 放假消息).
+HOLIDAY, HOLIDAY_SAID = "假", "gaa3"
+TAKEN_AS_TIME_OFF, FAKE_BEFORE = "放請", "貨名話嘢設裝冒牙髮鈔料皮消新象帳證"
+
+
+def _a_holiday(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 假 read alone, is time off (放咗假, 三日假) rather than "fake"."""
+    ch, _, word = matches[i]
+    if ch != HOLIDAY or len(word) != 1 or (text[i + 1:i + 2] and text[i + 1] in FAKE_BEFORE):
+        return False
+    return any(c in TAKEN_AS_TIME_OFF for c in text[max(0, i - 3):i]) or text[i - 1:i] == "日" or \
+        text[i + 1:i + 2] == "放"
+
+
 # 覺 near 瞓 or 睡 is "a sleep", gaau3 (瞓著覺, 瞓唔着覺, 瞓緊覺, 瞓咗覺, 瞓個靚覺, 睡午覺, 冇覺好瞓, 一覺瞓醒), as
 # ToJyutping's own 瞓覺, 睡覺 and 晏覺 read it, where it reads 覺 alone gok3, "to feel": a sleeping word within three
 # characters either side, and neither 覺得, 覺悟, 覺察, 覺知 nor a word that ends in the feeling (感覺, 直覺, 視覺,
@@ -239,6 +256,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
                                 "\"so\", which needs a word after it")
     if _about(text, i):
         return ABOUT_SAID, f"{ch} after the count {text[i - 2:i]} → {ABOUT_SAID}, \"about\""
+    if _a_holiday(text, matches, i):
+        return HOLIDAY_SAID, f"{ch} taken as time off (放{ch}, 請{ch}, 三日{ch}) → {HOLIDAY_SAID}, \"a holiday\""
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
     if stated := _read_after(text, matches, i):

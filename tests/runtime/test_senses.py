@@ -128,3 +128,14 @@ def test_du_closing_a_count_is_about(frontend, text, reading):
     i = r.graphemes.index("度")
     assert r.jyutping[i] == reading
     assert (r.sources[i] == "context" and '"about"' in r.why[i]) == (reading == "dou2")
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("佢放咗假去曼谷", "gaa3"), ("我同老細請咗假先", "gaa3"), ("告三日假", "gaa3"), ("事頭婆生日有假放㗎", "gaa3"),
+    ("呢間舖專賣假貨", "gaa2"), ("你唔好講假呃我", "gaa2"), ("佢放咗假消息", "gaa2")])
+def test_jia_taken_as_time_off_is_a_holiday(frontend, text, reading):
+    """假 after 放 or 請, or a count of days, is "a holiday", gaa3, as ToJyutping's 放假 is; elsewhere "fake", gaa2."""
+    r = frontend(text)
+    i = r.graphemes.index("假")
+    assert r.jyutping[i] == reading
+    assert (r.sources[i] == "context" and '"a holiday"' in r.why[i]) == (reading == "gaa3")
