@@ -120,6 +120,18 @@ def _a_holiday(text: str, matches: list[Match], i: int) -> bool:
         text[i + 1:i + 2] == "放"
 
 
+# 着 (著) before clothes is "to wear", zoek3 (着衫, 着褸, 着女裝, 著住底褲, 着短褲), where ToJyutping reads it alone
+# zoek6 ("touched", 瞓着; the aspect of 隨著): a garment's character within three after it.
+WEAR = "着著"
+CLOTHES, WEAR_SAID = "衫褲褸鞋襪裙裝衣靴恤袍甲", "zoek3"
+
+
+def _wears(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 着 or 著 read alone, is "to wear": clothes follow within three characters."""
+    ch, _, word = matches[i]
+    return ch in WEAR and len(word) == 1 and any(c in CLOTHES for c in text[i + 1:i + 4])
+
+
 # 覺 near 瞓 or 睡 is "a sleep", gaau3 (瞓著覺, 瞓唔着覺, 瞓緊覺, 瞓咗覺, 瞓個靚覺, 睡午覺, 冇覺好瞓, 一覺瞓醒), as
 # ToJyutping's own 瞓覺, 睡覺 and 晏覺 read it, where it reads 覺 alone gok3, "to feel": a sleeping word within three
 # characters either side, and neither 覺得, 覺悟, 覺察, 覺知 nor a word that ends in the feeling (感覺, 直覺, 視覺,
@@ -258,6 +270,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return ABOUT_SAID, f"{ch} after the count {text[i - 2:i]} → {ABOUT_SAID}, \"about\""
     if _a_holiday(text, matches, i):
         return HOLIDAY_SAID, f"{ch} taken as time off (放{ch}, 請{ch}, 三日{ch}) → {HOLIDAY_SAID}, \"a holiday\""
+    if _wears(text, matches, i):
+        return WEAR_SAID, f"{ch} before clothes ({ch}衫, {ch}褲) → {WEAR_SAID}, \"to wear\""
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
     if stated := _read_after(text, matches, i):

@@ -139,3 +139,14 @@ def test_jia_taken_as_time_off_is_a_holiday(frontend, text, reading):
     i = r.graphemes.index("假")
     assert r.jyutping[i] == reading
     assert (r.sources[i] == "context" and '"a holiday"' in r.why[i]) == (reading == "gaa3")
+
+
+@pytest.mark.parametrize("text, reading", [
+    ("你著呢件衫", "zoek3"), ("我中意着船襪", "zoek3"), ("要去游水快啲着泳褲", "zoek3"), ("佢瞓着", "zoek6"),
+    ("隨著時間推移", "zoek6")])
+def test_zhuo_before_clothes_is_to_wear(frontend, text, reading):
+    """着 or 著 with clothes within three characters after it is "to wear", zoek3; elsewhere ToJyutping's zoek6."""
+    r = frontend(text)
+    i = next(k for k, g in enumerate(r.graphemes) if g in "着著")
+    assert r.jyutping[i] == reading
+    assert (r.sources[i] == "context" and '"to wear"' in r.why[i]) == (reading == "zoek3")
