@@ -118,35 +118,25 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
         assert r.sources[index] == "context" and "for a while" in r.why[index]
 
 
-@pytest.mark.parametrize("text, reading", [
-    ("一日飲七杯度喇", "dou2"), ("應該四百蚊度", "dou2"), ("佢應該100蚊度", "dou2"), ("我諗都係十個度喇", "dou2"),
-    ("今日三十度", "dou6"), ("你兩個度吓邊個高", "dou6"), ("佢哋一齊度過", "dou6")])
-def test_du_closing_a_count_is_about(frontend, text, reading):
-    """度 after a numeral and its measure word or unit is "about", dou2 (七杯度, 100蚊度); after a bare numeral it is
-    a temperature's degree (三十度, dou6), and before 吓 or 過 a verb."""
+@pytest.mark.parametrize("text, char, reading, sense", [
+    # 度 closing a count (a numeral, then its measure word or unit) is "about"; after a bare numeral a degree
+    ("一日飲七杯度喇", "度", "dou2", "about"), ("應該四百蚊度", "度", "dou2", "about"),
+    ("佢應該100蚊度", "度", "dou2", "about"), ("我諗都係十個度喇", "度", "dou2", "about"),
+    ("今日三十度", "度", "dou6", None), ("你兩個度吓邊個高", "度", "dou6", None), ("佢哋一齊度過", "度", "dou6", None),
+    # 假 taken as time off (after 放 or 請, a count of days, before 放) is "a holiday"; elsewhere "fake"
+    ("佢放咗假去曼谷", "假", "gaa3", "a holiday"), ("我同老細請咗假先", "假", "gaa3", "a holiday"),
+    ("告三日假", "假", "gaa3", "a holiday"), ("事頭婆生日有假放㗎", "假", "gaa3", "a holiday"),
+    ("呢間舖專賣假貨", "假", "gaa2", None), ("你唔好講假呃我", "假", "gaa2", None),
+    ("佢放咗假消息", "假", "gaa2", None),
+    # 着 or 著 with clothes within three characters after it is "to wear"; elsewhere ToJyutping's zoek6
+    ("你著呢件衫", "著", "zoek3", "to wear"), ("我中意着船襪", "着", "zoek3", "to wear"),
+    ("要去游水快啲着泳褲", "着", "zoek3", "to wear"), ("佢瞓着", "着", "zoek6", None),
+    ("隨著時間推移", "著", "zoek6", None),
+])
+def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
+    """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲): each reading and the sense --explain names,
+    and the places where ToJyutping's reading of the character alone stays."""
     r = frontend(text)
-    i = r.graphemes.index("度")
+    i = r.graphemes.index(char)
     assert r.jyutping[i] == reading
-    assert (r.sources[i] == "context" and '"about"' in r.why[i]) == (reading == "dou2")
-
-
-@pytest.mark.parametrize("text, reading", [
-    ("佢放咗假去曼谷", "gaa3"), ("我同老細請咗假先", "gaa3"), ("告三日假", "gaa3"), ("事頭婆生日有假放㗎", "gaa3"),
-    ("呢間舖專賣假貨", "gaa2"), ("你唔好講假呃我", "gaa2"), ("佢放咗假消息", "gaa2")])
-def test_jia_taken_as_time_off_is_a_holiday(frontend, text, reading):
-    """假 after 放 or 請, or a count of days, is "a holiday", gaa3, as ToJyutping's 放假 is; elsewhere "fake", gaa2."""
-    r = frontend(text)
-    i = r.graphemes.index("假")
-    assert r.jyutping[i] == reading
-    assert (r.sources[i] == "context" and '"a holiday"' in r.why[i]) == (reading == "gaa3")
-
-
-@pytest.mark.parametrize("text, reading", [
-    ("你著呢件衫", "zoek3"), ("我中意着船襪", "zoek3"), ("要去游水快啲着泳褲", "zoek3"), ("佢瞓着", "zoek6"),
-    ("隨著時間推移", "zoek6")])
-def test_zhuo_before_clothes_is_to_wear(frontend, text, reading):
-    """着 or 著 with clothes within three characters after it is "to wear", zoek3; elsewhere ToJyutping's zoek6."""
-    r = frontend(text)
-    i = next(k for k, g in enumerate(r.graphemes) if g in "着著")
-    assert r.jyutping[i] == reading
-    assert (r.sources[i] == "context" and '"to wear"' in r.why[i]) == (reading == "zoek3")
+    assert (r.sources[i] == "context" and f'"{sense}"' in r.why[i]) == (sense is not None)
