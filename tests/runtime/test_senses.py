@@ -2,8 +2,11 @@
 on, the sense it names in --explain, and the places where the dictionary's reading stays."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cantoedge.runtime.frontend import Frontend
+from cantoedge.runtime.frontend import Frontend, FrontendError
+from cantoedge.runtime.jyutping import TONES, parse_syllable
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +143,22 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
     i = r.graphemes.index(char)
     assert r.jyutping[i] == reading
     assert (r.sources[i] == "context" and f'"{sense}"' in r.why[i]) == (sense is not None)
+
+
+# The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
+# start and end, a sense's character next to another's, 既 with a 又 runs later).
+SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬", "，", "。", " ", "iPhone", "check"]
+SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=SENSE_TEXT)
+def test_the_senses_read_any_arrangement_of_their_characters_as_valid_syllables(frontend, text):
+    """Whatever order these characters come in, the frontend gives a syllable for each (or its own error), and each
+    stated sense it names gives a valid Jyutping syllable."""
+    try:
+        r = frontend(text)
+    except FrontendError:
+        return
+    for syllable, why in zip(r.jyutping, r.why):
+        assert parse_syllable(syllable).tone in TONES, (text, syllable, why)
