@@ -212,6 +212,14 @@ def ahead_of(runs: list[Segment | list[Segment]], k: int) -> str:
 # 下晝), where 下 starts that word.
 WHILE_DOING = "haa5"
 
+WALK, WALK_SAID = "行", "haang4"  # 行行下街, 行行吓: "walking along", where ToJyutping's word 行行 is hong4 hong4
+
+
+def _walking(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a 行 of 行行下 or 行行吓, the verb doubled before 下 ("walking along")."""
+    return text[i] == WALK and (text[i + 1:i + 2] == WALK and text[i + 2:i + 3] in ("下", "吓") or
+                                text[i - 1:i] == WALK and i >= 1 and text[i + 1:i + 2] in ("下", "吓"))
+
 
 def _a_while(text: str, i: int) -> bool:
     """Whether ``text[i]``, a 下 or 吓, follows a doubled verb (玩玩下) or joins a verb said twice (爬下爬下)."""
@@ -257,6 +265,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         said = DEMONSTRATIVE[ch]
         return said, (f"{ch} before the measure word {text[i + 1]} → {said}, \"this\", as ToJyutping reads {ch}個 "
                       f"and {ch}本")
+    if _walking(text, i):
+        return WALK_SAID, f"{ch} doubled before 下 (行行下街) → {WALK_SAID}, \"to walk\""
     if _a_while(text, i):
         return WHILE_DOING, (f"{ch} after {text[i - 1]} said twice (玩玩下, 爬下爬下) → {WHILE_DOING}, \"… for a "
                              "while\"")

@@ -111,14 +111,16 @@ def test_ni_before_a_measure_word_is_this(frontend, text, reading):
 @pytest.mark.parametrize("text, index, reading", [
     ("有隻嘢喺度爬下爬下", 6, "haa5"), ("有隻嘢喺度爬下爬下", 8, "haa5"), ("總之我用用下就用唔到", 5, "haa5"),
     ("佢游游下水", 3, "haa5"), ("我哋傾吓傾吓過咗三個鐘", 3, "haa5"), ("我哋傾吓傾吓過咗三個鐘", 5, "haa5"),
-    ("奶奶下個月生日", 2, "haa6"), ("屋企日日下晝都好曬", 4, "haa6")])
+    ("奶奶下個月生日", 2, "haa6"), ("屋企日日下晝都好曬", 4, "haa6"), ("今日行行下山", 2, "haang4"),
+    ("今日行行下山", 3, "haang4"), ("佢行行吓跌落個窿", 2, "haang4")])
 def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, reading):
     """下 after a doubled verb (用用下) or with a verb said twice (爬下爬下, 傾吓傾吓) is haa5, as HKCanCor reads all
-    its such places; a 下 that starts a time (下個月, 下晝) keeps haa6."""
+    its such places; a 下 that starts a time (下個月, 下晝) keeps haa6; and the 行 doubled before it is "to walk",
+    haang4, where ToJyutping's word 行行 is hong4 hong4."""
     r = frontend(text)
-    assert r.graphemes[index] in "下吓" and r.jyutping[index] == reading
-    if reading == "haa5":
-        assert r.sources[index] == "context" and "for a while" in r.why[index]
+    assert r.graphemes[index] in "下吓行" and r.jyutping[index] == reading
+    if reading in ("haa5", "haang4"):
+        assert r.sources[index] == "context" and ("for a while" in r.why[index] or "to walk" in r.why[index])
 
 
 @pytest.mark.parametrize("text, char, reading, sense", [
