@@ -1,7 +1,8 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
-because HKCanCor's conversations hold too few such places to learn them (下 after an English verb, 呢 "this", 間
-the measure word, 為 "as", 量 "an amount", 覺 "a sleep", 咁 "like that", 哂 and 既 as informal writing uses
-them). The frontend tries them before its context rules; ``Frontend(stated=False)`` leaves them out."""
+because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
+said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
+sleep", 咁 "like that", 哂, 既 and 吓 as informal writing uses them). The frontend tries them, first that applies,
+before its context rules; ``Frontend(stated=False)`` leaves them out."""
 
 from __future__ import annotations
 
