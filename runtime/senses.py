@@ -149,16 +149,18 @@ def _a_sleep(text: str, matches: list[Match], i: int) -> bool:
     return any(c in SLEEP_NEAR for c in text[max(0, i - SLEEP_SPAN):i] + text[i + 1:i + 1 + SLEEP_SPAN])
 
 
-# 咁 closing a phrase is "like that", gam2 (好似迷你裙咁。就係咁。因為咁，哭成咁), which ToJyutping and the
-# lexicon's 係咁 read gam3, "so", the degree word that needs a word after it (咁好, 唔係咁平, 咁cute). HKCanCor
-# writes the phrase's end 噉, so its 咁 at a run's end is speech cut short (冇咁-, 幾咁…), read gam3: not after 冇
-# or 幾.
+# 咁 closing a phrase, or followed only by its particles, is "like that", gam2 (好似迷你裙咁。就係咁㗎啦。因為咁，
+# 哭成咁), which ToJyutping and the lexicon's 係咁 read gam3, "so", the degree word that needs a word after it (咁好,
+# 唔係咁平, 咁cute). HKCanCor writes the phrase's end 噉, so its 咁 at a run's end is speech cut short (冇咁-,
+# 幾咁…), read gam3: not after 冇 or 幾.
+PARTICLES = "呀啊喇啦嘛吖喎㗎囉咩嘞噃啫嘅呢吧哦喔唏嘿"  # sentence-final: 吓 after one is the tag "huh?", haa2
 LIKE_THAT, LIKE_THAT_SAID, SO_CUT_SHORT_AFTER = "咁", "gam2", "冇幾"
 
 
 def _like_that(text: str, i: int, before_word: bool) -> bool:
-    """Whether ``text[i]`` is a 咁 closing a phrase (nothing Han nor Latin after it), "like that"."""
-    return text[i] == LIKE_THAT and i == len(text) - 1 and not before_word and \
+    """Whether ``text[i]`` is a 咁 closing a phrase (nothing Han nor Latin after it but sentence-final particles:
+    就係咁, 係咁㗎啦, 好似佢咁呀), "like that"."""
+    return text[i] == LIKE_THAT and all(c in PARTICLES for c in text[i + 1:]) and not before_word and \
         (i == 0 or text[i - 1] not in SO_CUT_SHORT_AFTER)
 
 
@@ -169,7 +171,6 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
 # 下, "a bit" or "a moment", after a verb (行吓街, 諗吓, 傾吓, 坐吓, 一吓, 兩吓: haa5, as HKCanCor reads its 睇吓;
 # ToJyutping reads 吓 alone haa2, the "huh?" that opens a reply or tags a sentence after a particle, 好驚啊吓, which
 # stays).
-PARTICLES = "呀啊喇啦嘛吖喎㗎囉咩嘞噃啫嘅呢吧哦喔唏嘿"  # sentence-final: 吓 after one is the tag "huh?", haa2
 WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
                "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言"),
                "吓": ("下", "haa5", "a bit, a moment", "", PARTICLES)}

@@ -65,7 +65,8 @@ def test_a_sleep_reads_gaau3_and_a_feeling_gok3(frontend, text, reading):
 
 @pytest.mark.parametrize("text, reading", [
     ("就好似迷你裙咁。", "gam2"), ("事實就係咁", "gam2"), ("因為咁，佢走咗", "gam2"), ("點解佢喊成咁？", "gam2"),
-    ("咁，我哋走啦", "gam2"), ("唔係咁平", "gam3"), ("佢咁靚", "gam3"), ("你咁cute", "gam3"), ("我平時冇咁", "gam3")])
+    ("咁，我哋走啦", "gam2"), ("唔係咁平", "gam3"), ("佢咁靚", "gam3"), ("你咁cute", "gam3"), ("我平時冇咁", "gam3"),
+    ("網路就係咁㗎啦", "gam2"), ("點解會咁呢", "gam2"), ("好似好恐怖咁喎", "gam2")])
 def test_like_that_closing_a_phrase_reads_gam2_and_so_before_a_word_gam3(frontend, text, reading):
     """咁 closing a phrase is "like that", gam2; before a word it is "so", gam3, as ToJyutping reads it alone; after
     冇 at an end it is speech cut short (冇咁-), gam3 as HKCanCor reads it."""
