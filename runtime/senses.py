@@ -9,8 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .normalize import Segment  # already imported by the frontend: no cost (typing's TYPE_CHECKING cost 2.4 ms)
+from .numbers import NUMERAL_READINGS
 
 Match = tuple[str, str | None, str]  # (character, reading, the dictionary word it is read in)
+
+
+def _followed_by(text: str, i: int, chars: str) -> bool:
+    """Whether the character after ``text[i]`` is one of ``chars`` (never at the run's end)."""
+    return i + 1 < len(text) and text[i + 1] in chars
+
+
+def _preceded_by(text: str, i: int, chars: str) -> bool:
+    """Whether the character before ``text[i]`` is one of ``chars`` (never at the run's start)."""
+    return i > 0 and text[i - 1] in chars
+
+
+def _within(text: str, i: int, chars: str, before: int = 0, after: int = 0) -> bool:
+    """Whether one of ``chars`` stands within ``before`` characters before ``text[i]`` or ``after`` after it."""
+    return any(c in chars for c in text[max(0, i - before):i] + text[i + 1:i + 1 + after])
 
 
 # A character read by its use after a verb when it follows an English word, which the context rules (learnt on
@@ -99,7 +115,7 @@ def _read_after(text: str, matches: list[Match], i: int) -> ReadAfter | None:
         return None
     if len(word) != 1 and not (stated.word_start and text.startswith(word, i)):
         return None
-    return None if text[i + 1:i + 2] and text[i + 1] in stated.not_before else stated
+    return None if _followed_by(text, i, stated.not_before) else stated
 
 
 # 假 taken or given as time off is "a holiday", gaa3 (放咗假, 放完假, 請半日假, 三日假, 有假放), as ToJyutping's own
@@ -113,10 +129,9 @@ TAKEN_AS_TIME_OFF, FAKE_BEFORE = "放請", "貨名話嘢設裝冒牙髮鈔料皮
 def _a_holiday(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]``, a 假 read alone, is time off (放咗假, 三日假) rather than "fake"."""
     ch, _, word = matches[i]
-    if ch != HOLIDAY or len(word) != 1 or (text[i + 1:i + 2] and text[i + 1] in FAKE_BEFORE):
+    if ch != HOLIDAY or len(word) != 1 or _followed_by(text, i, FAKE_BEFORE):
         return False
-    return any(c in TAKEN_AS_TIME_OFF for c in text[max(0, i - 3):i]) or text[i - 1:i] == "日" or \
-        text[i + 1:i + 2] == "放"
+    return _within(text, i, TAKEN_AS_TIME_OFF, before=3) or _preceded_by(text, i, "日") or _followed_by(text, i, "放")
 
 
 # 着 (著) before clothes is "to wear", zoek3 (着衫, 着褸, 着女裝, 著住底褲, 着短褲), where ToJyutping reads it alone
@@ -128,7 +143,7 @@ CLOTHES, WEAR_SAID = "衫褲褸鞋襪裙裝衣靴恤袍甲", "zoek3"
 def _wears(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]``, a 着 or 著 read alone, is "to wear": clothes follow within three characters."""
     ch, _, word = matches[i]
-    return ch in WEAR and len(word) == 1 and any(c in CLOTHES for c in text[i + 1:i + 4])
+    return ch in WEAR and len(word) == 1 and _within(text, i, CLOTHES, after=3)
 
 
 # 覺 near 瞓 or 睡 is "a sleep", gaau3 (瞓著覺, 瞓唔着覺, 瞓緊覺, 瞓咗覺, 瞓個靚覺, 睡午覺, 冇覺好瞓, 一覺瞓醒), as
@@ -143,10 +158,9 @@ FEELING_AFTER, FEELING_BEFORE = "得悟察知", "感視直觸錯幻知自警聽�
 def _a_sleep(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]``, a 覺 read alone, is "a sleep" (瞓著覺, 冇覺好瞓) rather than "to feel"."""
     ch, _, word = matches[i]
-    if ch != SLEEP or len(word) != 1 or (text[i + 1:i + 2] and text[i + 1] in FEELING_AFTER) or \
-            (i > 0 and text[i - 1] in FEELING_BEFORE):
+    if ch != SLEEP or len(word) != 1 or _followed_by(text, i, FEELING_AFTER) or _preceded_by(text, i, FEELING_BEFORE):
         return False
-    return any(c in SLEEP_NEAR for c in text[max(0, i - SLEEP_SPAN):i] + text[i + 1:i + 1 + SLEEP_SPAN])
+    return _within(text, i, SLEEP_NEAR, before=SLEEP_SPAN, after=SLEEP_SPAN)
 
 
 # 咁 closing a phrase, or followed only by its particles, is "like that", gam2 (好似迷你裙咁。就係咁㗎啦。因為咁，
@@ -188,8 +202,7 @@ def _written_for(text: str, matches: list[Match], i: int,
     if stated is None or len(word) != 1:
         return None
     meant, reading, sense, not_before, not_after = stated
-    if i == 0 and ch in OPENING_SENSE or text[i + 1:i + 2] and text[i + 1] in not_before or \
-            i > 0 and text[i - 1] in not_after:
+    if i == 0 and ch in OPENING_SENSE or _followed_by(text, i, not_before) or _preceded_by(text, i, not_after):
         return None
     if ch == "既" and any(c in SECOND_CLAUSE for c in text[i + 1:] + ahead):
         return None
@@ -212,14 +225,6 @@ def ahead_of(runs: list[Segment | list[Segment]], k: int) -> str:
 # 下晝), where 下 starts that word.
 WHILE_DOING = "haa5"
 
-WALK, WALK_SAID = "行", "haang4"  # 行行下街, 行行吓: "walking along", where ToJyutping's word 行行 is hong4 hong4
-
-
-def _walking(text: str, i: int) -> bool:
-    """Whether ``text[i]`` is a 行 of 行行下 or 行行吓, the verb doubled before 下 ("walking along")."""
-    return text[i] == WALK and (text[i + 1:i + 2] == WALK and text[i + 2:i + 3] in ("下", "吓") or
-                                text[i - 1:i] == WALK and i >= 1 and text[i + 1:i + 2] in ("下", "吓"))
-
 
 def _a_while(text: str, i: int) -> bool:
     """Whether ``text[i]``, a 下 or 吓, follows a doubled verb (玩玩下) or joins a verb said twice (爬下爬下)."""
@@ -233,16 +238,23 @@ def _a_while(text: str, i: int) -> bool:
     return (twice or doubled) and text[i - 1] not in "下吓" and not a_time_after
 
 
+WALK, WALK_SAID = "行", "haang4"  # 行行下街, 行行吓: "walking along", where ToJyutping's word 行行 is hong4 hong4
+
+
+def _walking(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a 行 of 行行下 or 行行吓, the verb doubled before 下 ("walking along")."""
+    return text[i] == WALK and (text[i + 1:i + 2] == WALK and text[i + 2:i + 3] in ("下", "吓") or
+                                text[i - 1:i] == WALK and text[i + 1:i + 2] in ("下", "吓"))
+
+
 # 度 after a count of something (a numeral, then its measure word or unit) is "about", dou2: 四百蚊度, 兩年度, 七杯度,
 # 十個度, 八歲度 (HKCanCor reads 31 of its 33 such places so; the two others are temperatures, 四十幾度, where the
 # numeral comes right before 度, as in 三十度, dou6, which this leaves alone). ToJyutping reads 度 alone dou6, and
 # HKCanCor's context rules only knew the units it counted often (蚊度). After the measure words and units listed
 # (COUNTED), not after 年 (its rule reads 兩年度; 每一年度, 九七至九八年度 are financial years) nor 季 (季度), and
 # not before what makes 度 a verb (度吓, 度過, 度日, 度身).
-NUMERALS = frozenset("一二三四五六七八九十兩百千萬億零半廿卅幾")
+NUMERALS = frozenset(NUMERAL_READINGS) | frozenset("百千萬億半廿卅幾")  # a number's characters, and 幾 "-odd"
 ABOUT, ABOUT_SAID = "度", "dou2"
-
-
 COUNTED = frozenset("蚊文元張杯歲日鐘月間號個斤𨂾步點人次本條粒架部層樽罐碗份件對套頁餐晚天週周秒呎尺吋米里磅克")
 NOT_ABOUT_BEFORE = "吓下過日身量一"  # 度吓, 度過, 度日, 度身: the verb "to measure", "to spend"
 
@@ -250,7 +262,7 @@ NOT_ABOUT_BEFORE = "吓下過日身量一"  # 度吓, 度過, 度日, 度身: th
 def _about(text: str, i: int) -> bool:
     """Whether ``text[i]``, a 度, closes a count (a numeral, then a measure word or unit: 四百蚊度), "about"."""
     return text[i] == ABOUT and i >= 2 and text[i - 2] in NUMERALS and text[i - 1] in COUNTED and \
-        text[i + 1:i + 2] not in tuple(NOT_ABOUT_BEFORE)
+        not _followed_by(text, i, NOT_ABOUT_BEFORE)
 
 
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
