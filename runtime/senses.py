@@ -1,8 +1,8 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
 because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
 said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
-sleep", 咁 "like that", 哂, 既 and 吓 as informal writing uses them). The frontend tries them, first that applies,
-before its context rules; ``Frontend(stated=False)`` leaves them out."""
+sleep", 咁 "like that", 成 "whole", 哂, 既 and 吓 as informal writing uses them). The frontend tries them, first that
+applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
 
 from __future__ import annotations
 
@@ -265,6 +265,26 @@ def _about(text: str, i: int) -> bool:
         not _followed_by(text, i, NOT_ABOUT_BEFORE)
 
 
+# 成 before a stretch of time or the body, each read alone, is "whole", seng4 (成晚唔瞓, 成朝坐咗喺度, 成身都係汗,
+# 成身債), as ToJyutping's own 成日, 成個, 成隻 and 成條 read it, where it reads 成 alone sing4, "to become"; it has
+# no 成晚, 成朝 or 成身 (126 places of CTCPC and Common Voice, each "whole"; HKCanCor holds none). Not where a word
+# starts there (變成身體, 完成晚餐, 形成朝代), nor after a verb that 成 completes, "into" (變成, 分成, 整成), nor in
+# 功成身退.
+WHOLE, WHOLE_SAID, WHOLE_OF = "成", "seng4", frozenset("晚朝身")
+NOT_WHOLE_BEFORE = ("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期", "晚宴",
+                    "晚安", "朝代", "朝廷", "朝鮮", "朝向")
+INTO_AFTER = "變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功"  # 功成身退: "success"
+
+
+def _whole(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 成 read alone, is "whole" before a night, a morning or the body read alone."""
+    ch, _, word = matches[i]
+    if ch != WHOLE or len(word) != 1 or i + 1 >= len(matches) or _preceded_by(text, i, INTO_AFTER):
+        return False
+    following, _, following_word = matches[i + 1]
+    return following in WHOLE_OF and len(following_word) == 1 and text[i + 1:i + 3] not in NOT_WHOLE_BEFORE
+
+
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
                  ahead: str = "") -> tuple[str, str] | None:
     """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:
@@ -294,6 +314,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return HOLIDAY_SAID, f"{ch} taken as time off (放{ch}, 請{ch}, 三日{ch}) → {HOLIDAY_SAID}, \"a holiday\""
     if _wears(text, matches, i):
         return WEAR_SAID, f"{ch} before clothes ({ch}衫, {ch}褲) → {WEAR_SAID}, \"to wear\""
+    if _whole(text, matches, i):
+        return WHOLE_SAID, f"{ch} before {text[i + 1]} → {WHOLE_SAID}, \"whole\", as in ToJyutping's 成日 and 成個"
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
     if stated := _read_after(text, matches, i):

@@ -138,6 +138,11 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("你著呢件衫", "著", "zoek3", "to wear"), ("我中意着船襪", "着", "zoek3", "to wear"),
     ("要去游水快啲着泳褲", "着", "zoek3", "to wear"), ("佢瞓着", "着", "zoek6", None),
     ("隨著時間推移", "著", "zoek6", None),
+    # 成 before a night, a morning or the body is "whole"; where it completes a verb, or a word starts after it, sing4
+    ("佢成晚冇瞓", "成", "seng4", "whole"), ("我成朝都冇做過", "成", "seng4", "whole"),
+    ("打完波成身汗", "成", "seng4", "whole"), ("搞到我成身都係汗", "成", "seng4", "whole"),
+    ("個字會變成身體某個部分", "成", "sing4", None), ("佢哋完成晚餐", "成", "sing4", None),
+    ("功成身退", "成", "sing4", None), ("成日都係噉", "成", "seng4", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
     """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲): each reading and the sense --explain names,
@@ -150,7 +155,8 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
 
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
-SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬", "，", "。", " ", "iPhone", "check"]
+SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變", "，", "。", " ", "iPhone",
+               "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
