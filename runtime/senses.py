@@ -1,8 +1,8 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
 because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
 said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
-sleep", 咁 "like that", 成 "whole", 轉 "to turn", 哂, 既 and 吓 as informal writing uses them). The frontend tries
-them, first that applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
+sleep", 咁 "like that", 成 "whole", 哂, 既 and 吓 as informal writing uses them). The frontend tries them, first
+that applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
 
 from __future__ import annotations
 
@@ -280,22 +280,17 @@ class ReadBefore:
 # ToJyutping's own 成日, 成個, 成隻 and 成條 read it, where it reads 成 alone sing4, "to become"; it has no 成晚, 成朝
 # or 成身 (126 places of CTCPC and Common Voice, each "whole"; HKCanCor holds none). Not where a word starts there
 # (變成身體, 完成晚餐, 形成朝代), nor after a verb that 成 completes, "into" (變成, 分成, 整成), nor in 功成身退.
-# 轉 before 咗 or a side is the spoken verb "to turn", "to change", zyun3 (前面轉左, 轉右就見到, 佢轉咗學校, 轉咗入去),
-# as ToJyutping's own 轉彎, 轉身 and 轉車 read it, where it reads 轉 alone zyun2, the written one of 轉移, 轉播 and
-# 轉投; HKCanCor reads its 轉咗 zyun3 (2 of 2), and informal writing puts 左 for 咗 (去左, 轉左). Not in the written
-# words of turning round (逆轉咗, 扭轉咗).
 READ_BEFORE = {
     "成": ReadBefore("晚朝身", "seng4", "whole", "成日 and 成個",
                      not_after="變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功",  # 功成身退
                      not_before=("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期",
                                  "晚宴", "晚安", "朝代", "朝廷", "朝鮮", "朝向")),
-    "轉": ReadBefore("咗左右", "zyun3", "to turn, to change", "轉彎 and 轉身", not_after="逆扭旋運輪"),  # 逆轉咗
 }
 
 
 def _read_before(text: str, matches: list[Match], i: int) -> ReadBefore | None:
-    """The stated sense of ``matches[i]``, read alone, before the character after it, itself read alone (成晚,
-    轉左), or None."""
+    """The stated sense of ``matches[i]``, read alone, before the character after it, itself read alone (成晚), or
+    None."""
     ch, _, word = matches[i]
     stated = READ_BEFORE.get(ch)
     if stated is None or len(word) != 1 or i + 1 >= len(matches) or _preceded_by(text, i, stated.not_after):
