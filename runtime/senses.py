@@ -1,8 +1,8 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
 because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
 said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
-sleep", 咁 "like that", 成 "whole", 哂, 既 and 吓 as informal writing uses them). The frontend tries them, first
-that applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
+sleep", 咁 "like that", 成 "whole", 上 "to board", 哂, 既 and 吓 as informal writing uses them). The frontend tries
+them, first that applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
 
 from __future__ import annotations
 
@@ -267,8 +267,9 @@ def _about(text: str, i: int) -> bool:
 
 @dataclass(frozen=True)
 class ReadBefore:
-    """A character read alone in one sense right before one of ``before``, itself read alone (a stated reading)."""
-    before: str  # the characters that, right after it, give it this sense
+    """A character read alone in one sense right before one of ``before``, where no longer dictionary word starts
+    (a stated reading, not learnt from counts)."""
+    before: tuple[str, ...]  # the characters or words that, right after it, give it this sense
     reading: str
     sense: str
     like: str  # ToJyutping's own words that read it so, for --explain
@@ -280,25 +281,33 @@ class ReadBefore:
 # ToJyutping's own 成日, 成個, 成隻 and 成條 read it, where it reads 成 alone sing4, "to become"; it has no 成晚, 成朝
 # or 成身 (126 places of CTCPC and Common Voice, each "whole"; HKCanCor holds none). Not where a word starts there
 # (變成身體, 完成晚餐, 形成朝代), nor after a verb that 成 completes, "into" (變成, 分成, 整成), nor in 功成身退.
+# 上 before a vehicle or the toilet is "to board", "to go up to", soeng5 (上飛機, 上機前, 上巴士, 上小巴, 上廁所), as
+# ToJyutping's own 上車, 上岸 and 上樓 and rime-cantonese's 上車, 上馬 and 上山 read it, where ToJyutping reads 上 alone
+# soeng6, "on", "previous"; HKCanCor reads its 上飛機 and 上機 soeng5 (5 of 5). Not before a 機 that starts another
+# word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機).
 READ_BEFORE = {
-    "成": ReadBefore("晚朝身", "seng4", "whole", "成日 and 成個",
+    "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "成日 and 成個",
                      not_after="變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功",  # 功成身退
                      not_before=("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期",
                                  "晚宴", "晚安", "朝代", "朝廷", "朝鮮", "朝向")),
+    "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
+                      "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "上車 and 上樓",
+                     not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"
+                     not_before=("機會", "機場", "機械", "機構", "機關", "機制", "機器", "機能", "機率", "機身")),
 }
 
 
-def _read_before(text: str, matches: list[Match], i: int) -> ReadBefore | None:
-    """The stated sense of ``matches[i]``, read alone, before the character after it, itself read alone (成晚), or
-    None."""
+def _read_before(text: str, matches: list[Match], i: int) -> tuple[ReadBefore, str] | None:
+    """The stated sense of ``matches[i]``, read alone, and the one of its ``before`` after it, where no longer
+    dictionary word starts there (成晚, 上飛機), or None."""
     ch, _, word = matches[i]
     stated = READ_BEFORE.get(ch)
     if stated is None or len(word) != 1 or i + 1 >= len(matches) or _preceded_by(text, i, stated.not_after):
         return None
-    following, _, following_word = matches[i + 1]
-    if following not in stated.before or len(following_word) != 1 or text.startswith(stated.not_before, i + 1):
+    following = next((w for w in stated.before if text.startswith(w, i + 1)), None)
+    if following is None or len(matches[i + 1][2]) > len(following) or text.startswith(stated.not_before, i + 1):
         return None
-    return stated
+    return stated, following
 
 
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
@@ -330,8 +339,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return HOLIDAY_SAID, f"{ch} taken as time off (放{ch}, 請{ch}, 三日{ch}) → {HOLIDAY_SAID}, \"a holiday\""
     if _wears(text, matches, i):
         return WEAR_SAID, f"{ch} before clothes ({ch}衫, {ch}褲) → {WEAR_SAID}, \"to wear\""
-    if before := _read_before(text, matches, i):
-        return before.reading, (f"{ch} before {text[i + 1]} → {before.reading}, \"{before.sense}\", as in "
+    if read_before := _read_before(text, matches, i):
+        before, following = read_before
+        return before.reading, (f"{ch} before {following} → {before.reading}, \"{before.sense}\", as in "
                                 f"ToJyutping's {before.like}")
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"

@@ -143,10 +143,15 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("打完波成身汗", "成", "seng4", "whole"), ("搞到我成身都係汗", "成", "seng4", "whole"),
     ("個字會變成身體某個部分", "成", "sing4", None), ("佢哋完成晚餐", "成", "sing4", None),
     ("功成身退", "成", "sing4", None), ("成日都係噉", "成", "seng4", None),
+    # 上 before a vehicle or the toilet is "to board", "to go up to"; "on" after a place, "previous" elsewhere
+    *[(text, "上", "soeng5", "to board, to go up to") for text in ("我哋三點鐘上機", "唔畀帶刀上飛機", "今朝我臨上小巴",
+                                                                  "我去上廁所")],
+    ("海上巴士", "上", "soeng6", None), ("爭取上機會", "上", "soeng6", None), ("上次", "上", "soeng6", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
-    """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚): each reading and the
-    sense --explain names, and the places where ToJyutping's reading of the character alone stays."""
+    """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚), 上 "to board" (上機):
+    each reading and the sense --explain names, and the places where ToJyutping's reading of the character alone
+    stays."""
     r = frontend(text)
     i = r.graphemes.index(char)
     assert r.jyutping[i] == reading
@@ -155,8 +160,8 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
 
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
-SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變", "，", "。", " ", "iPhone",
-               "check"]
+SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海", "，", "。", " ",
+               "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
