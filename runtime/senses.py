@@ -1,8 +1,8 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
 because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
 said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
-sleep", 咁 "like that", 成 "whole", 上 "to board", 哂, 既 and 吓 as informal writing uses them). The frontend tries
-them, first that applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
+sleep", 咁 "like that", 成 "whole", 上 "to board", 女 "a daughter", 哂, 既 and 吓 as informal writing uses them).
+The frontend tries them, first that applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
 
 from __future__ import annotations
 
@@ -265,6 +265,21 @@ def _about(text: str, i: int) -> bool:
         not _followed_by(text, i, NOT_ABOUT_BEFORE)
 
 
+# 女 after 個, read alone, with nothing a noun could begin after it, is "a daughter", neoi2 (我個女, 佢個女好得意,
+# 咁大個女啦, 個女話想做律師), as rime-cantonese's 個乖女, 大個女, 仔女, 孫女 and 生女 read it, where ToJyutping reads
+# 女 alone neoi5, the "female" of 女人, 女仔 and 女同事: after it only a run's end, a particle or a word that cannot
+# go on a noun (都 係 話 住 好 仲 …). HKCanCor reads its 個女 so where nothing nominal follows (6 places).
+DAUGHTER, DAUGHTER_SAID, DAUGHTER_AFTER = "女", "neoi2", "個"
+DAUGHTER_BEFORE = PARTICLES + "都係話住好仲幾去我你佢要俾冇唔有發改做拍詐幫咁噉會就又已而今琴嫁讀返喺嚟未畀"
+
+
+def _a_daughter(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 女 read alone after 個, is "a daughter": nothing a noun could begin follows."""
+    ch, _, word = matches[i]
+    return ch == DAUGHTER and len(word) == 1 and _preceded_by(text, i, DAUGHTER_AFTER) and \
+        (i + 1 == len(text) or text[i + 1] in DAUGHTER_BEFORE)
+
+
 @dataclass(frozen=True)
 class ReadBefore:
     """A character read alone in one sense right before one of ``before``, where no longer dictionary word starts
@@ -343,6 +358,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         before, following = read_before
         return before.reading, (f"{ch} before {following} → {before.reading}, \"{before.sense}\", as in "
                                 f"ToJyutping's {before.like}")
+    if _a_daughter(text, matches, i):
+        return DAUGHTER_SAID, f"{ch} after {DAUGHTER_AFTER}, nothing nominal after it → {DAUGHTER_SAID}, \"a daughter\""
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
     if stated := _read_after(text, matches, i):

@@ -147,6 +147,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "上", "soeng5", "to board, to go up to") for text in ("我哋三點鐘上機", "唔畀帶刀上飛機", "今朝我臨上小巴",
                                                                   "我去上廁所")],
     ("海上巴士", "上", "soeng6", None), ("爭取上機會", "上", "soeng6", None), ("上次", "上", "soeng6", None),
+    # 女 after 個 with nothing nominal after it is "a daughter"; before a noun (女人, 女同事) "female"
+    ("我個女住喺土瓜灣", "女", "neoi2", "a daughter"), ("佢個女好得意", "女", "neoi2", "a daughter"),
+    ("佢係你個女", "女", "neoi2", "a daughter"), ("我有兩個女", "女", "neoi2", "a daughter"),
+    ("嗰個女同事呢", "女", "neoi5", None), ("三個女人一個墟", "女", "neoi5", None), ("一個女性", "女", "neoi5", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
     """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚), 上 "to board" (上機):
@@ -160,7 +164,7 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
 
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
-SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海", "，", "。", " ",
+SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人", "，", "。", " ",
                "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
