@@ -266,7 +266,7 @@ def _about(text: str, i: int) -> bool:
 
 
 # 女 after 個, read alone, with nothing a noun could begin after it, is "a daughter", neoi2 (我個女, 佢個女好得意,
-# 咁大個女啦, 個女話想做律師), as rime-cantonese's 個乖女, 大個女, 仔女, 孫女 and 生女 read it, where ToJyutping reads
+# 佢係你個女, 個女話想做律師), as rime-cantonese's 個乖女, 大個女, 仔女, 孫女 and 生女 read it, where ToJyutping reads
 # 女 alone neoi5, the "female" of 女人, 女仔 and 女同事: after it only a run's end, a particle or a word that cannot
 # go on a noun (都 係 話 住 好 仲 …). HKCanCor reads its 個女 so where nothing nominal follows (6 places).
 DAUGHTER, DAUGHTER_SAID, DAUGHTER_AFTER = "女", "neoi2", "個"
