@@ -1,8 +1,9 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
 because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
 said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
-sleep", 咁 "like that", 成 "whole", 上 "to board", 女 "a daughter", 哂, 既 and 吓 as informal writing uses them).
-The frontend tries them, first that applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
+sleep", 咁 "like that", 成 "whole", 上 "to board", 女 "a daughter", 近 "near", 哂, 既 and 吓 as informal writing
+uses them). The frontend tries them, first that applies, before its context rules; ``Frontend(stated=False)`` leaves
+them out."""
 
 from __future__ import annotations
 
@@ -93,7 +94,10 @@ class ReadAfter:
 # the measure word, gaan1, also where a dictionary word starts with it (邊間中學, 一間中學, 二十幾間開: ToJyutping's
 # 間中 "now and then" and 間開 "to partition" read gaan3). 量 after what it counts is "an amount", loeng6 (排放量,
 # 載客量, 下載量, 工作量, 生命力量), where ToJyutping reads it alone loeng4, "to measure" (測量, 商量, 量血壓): not
-# before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地).
+# before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地). 近 after a word of degree
+# is "near", kan5 (咁近城隍廟, 靠得咁近, 住得太近, 幾鬼近), as rime-cantonese's 好近啫, 挨近 and 貪近 and HKCanCor's
+# 好近 read it, where ToJyutping reads 近 alone gan6, "recent", "close to" (最近, 接近, 近排); and before 啲, "nearer"
+# (擺近啲, 坐近啲, 行近啲: READ_BEFORE), but not after 最, 附 or 接 (最近啲業主, 附近啲餐廳).
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
@@ -103,6 +107,7 @@ READ_AFTER = {
                    "what it counts", "loeng6", "an amount", "度一緊咗過住地"),
     "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
                    "count", "wai4", "as", "咗了乜何甚什住着著到"),
+    "近": ReadAfter("好咁太夠鬼", "a word of degree", "kan5", "near"),
 }
 
 
@@ -287,7 +292,7 @@ class ReadBefore:
     before: tuple[str, ...]  # the characters or words that, right after it, give it this sense
     reading: str
     sense: str
-    like: str  # ToJyutping's own words that read it so, for --explain
+    like: str  # a dictionary's own words that read it so, for --explain
     not_after: str = ""  # characters before it that give it its other sense again
     not_before: tuple[str, ...] = ()  # words starting right after it that give it its other sense again
 
@@ -301,12 +306,13 @@ class ReadBefore:
 # soeng6, "on", "previous"; HKCanCor reads its 上飛機 and 上機 soeng5 (5 of 5). Not before a 機 that starts another
 # word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機).
 READ_BEFORE = {
-    "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "成日 and 成個",
+    "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "ToJyutping's 成日 and 成個",
                      not_after="變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功",  # 功成身退
                      not_before=("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期",
                                  "晚宴", "晚安", "朝代", "朝廷", "朝鮮", "朝向")),
+    "近": ReadBefore(("啲",), "kan5", "nearer", "rime-cantonese's 貪近 and 近點", not_after="最附接靠新將"),
     "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
-                      "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "上車 and 上樓",
+                      "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
                      not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"
                      not_before=("機會", "機場", "機械", "機構", "機關", "機制", "機器", "機能", "機率", "機身")),
 }
@@ -356,8 +362,7 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return WEAR_SAID, f"{ch} before clothes ({ch}衫, {ch}褲) → {WEAR_SAID}, \"to wear\""
     if read_before := _read_before(text, matches, i):
         before, following = read_before
-        return before.reading, (f"{ch} before {following} → {before.reading}, \"{before.sense}\", as in "
-                                f"ToJyutping's {before.like}")
+        return before.reading, f"{ch} before {following} → {before.reading}, \"{before.sense}\", as in {before.like}"
     if _a_daughter(text, matches, i):
         return DAUGHTER_SAID, f"{ch} after {DAUGHTER_AFTER}, nothing nominal after it → {DAUGHTER_SAID}, \"a daughter\""
     if _a_sleep(text, matches, i):

@@ -151,6 +151,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("我個女住喺土瓜灣", "女", "neoi2", "a daughter"), ("佢個女好得意", "女", "neoi2", "a daughter"),
     ("佢係你個女", "女", "neoi2", "a daughter"), ("我有兩個女", "女", "neoi2", "a daughter"),
     ("嗰個女同事呢", "女", "neoi5", None), ("三個女人一個墟", "女", "neoi5", None), ("一個女性", "女", "neoi5", None),
+    # 近 after a word of degree, or before 啲, is "near"; "recent" or "close to" elsewhere
+    ("唔好擺咁近張床", "近", "kan5", "near"), ("住得太近學校", "近", "kan5", "near"),
+    ("坐近啲啦", "近", "kan5", "nearer"), ("最近啲業主都", "近", "gan6", None), ("好似近聖誕", "近", "gan6", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
     """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚), 上 "to board" (上機):
@@ -164,8 +167,8 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
 
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
-SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人", "，", "。", " ",
-               "iPhone", "check"]
+SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最", "，", "。",
+               " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
