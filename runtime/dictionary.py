@@ -18,6 +18,21 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # And 奇怪, 奇妙, 奇特: ToJyutping's 好奇, "curious" (hou3 kei4), took 好奇怪, "very strange" (hou2 kei4 gwaai3), so
 # HKCanCor's 好奇怪 made the lexicon read 好奇 hou2 kei4 and 我好好奇 hou2 hou2 kei4.
 KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特"})
+# Characters no word may take, by what is around them: 會 in 唔會 ("will not") and before it (會唔會, "will or
+# won't") is the modal, a word of its own, where ToJyutping's 會長 and 會考 took it after 唔 (會唔會長久 read 長 as
+# "chairman", zoeng2) and its 晚會, 公會 and 工會 before 唔會 (夜晚會唔會, 老公會唔會: wui2); not in 機會 or 社會,
+# nouns that say "the chance won't …" (好大機會唔會係), nor before 話: 唔會話 is the lexicon's word 會話, "will say"
+# (wui5 waa6, HKCanCor's 16 places of 唔會話 are its evidence), where ToJyutping's 會話 is "a conversation".
+MODAL, NOT, SAY = "會", "唔", "話"
+NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
+
+
+def modal_places(text: str) -> frozenset[int]:
+    """The places of ``text`` where a 會 of 唔會 or 會唔會 stands: no dictionary word may take them."""
+    if NOT + MODAL not in text:
+        return frozenset()
+    return frozenset(k for k, ch in enumerate(text) if ch == MODAL and text[k + 1:k + 2] != SAY and (
+        text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT)))
 
 
 def parse_entries(text: str) -> dict[str, str]:
@@ -95,12 +110,13 @@ class SortedWords:
 
 class WordDictionary:
     """Word -> per-character readings; ``readings(text)`` segments by greedy longest match, left to right (as
-    ToJyutping does, but for the words ``KEPT_TOGETHER``)."""
+    ToJyutping does, but for the words ``KEPT_TOGETHER`` and the places ``modal_places`` keeps out of words)."""
 
     def __init__(self, words: SortedWords, overlay: dict[str, str] | None = None,
-                 kept_together: frozenset[str] = KEPT_TOGETHER):
+                 kept_together: frozenset[str] = KEPT_TOGETHER, separate: bool = True):
         self.words = words
         self.kept_together = kept_together  # frozenset(): exactly ToJyutping's greedy match
+        self.separate = separate  # False: no place is kept out of words (modal_places), as ToJyutping matches
         self.overlay = overlay or {}  # word -> readings, comma-separated: decides over the file
         self._overlay_by_char: dict[str, dict[str, str]] = {}
         for word, reading in self.overlay.items():
@@ -112,7 +128,7 @@ class WordDictionary:
         if not lexicon:
             return self
         over = {w: r.replace(" ", ",") for w, r in lexicon.items()}
-        return WordDictionary(self.words, {**self.overlay, **over}, self.kept_together)
+        return WordDictionary(self.words, {**self.overlay, **over}, self.kept_together, self.separate)
 
     @cached_property
     def layered_words(self) -> frozenset[str]:
@@ -143,10 +159,13 @@ class WordDictionary:
         """(character, its reading or None, the dictionary word it was read in) for every character."""
         out: list[tuple[str, str | None, str]] = []
         n, i = len(text), 0
+        alone = modal_places(text) if self.separate else frozenset()
         while i < n:
             entries, longest = self._block(text[i])
             best, stop = None, i + 1
             for j in range(i + 1, min(n, i + longest) + 1):
+                if j - i > 1 and j - 1 in alone or i in alone and j - i > 1:
+                    break  # a longer word would take a place that stands alone
                 found = entries.get(text[i:j])
                 if found and not (j - i > 1 and text[j - 1:j + 1] in self.kept_together):
                     best, stop = found, j
@@ -169,4 +188,4 @@ def base_dictionary() -> WordDictionary:
 
 def tojyutping_dictionary() -> WordDictionary:
     """The same words matched exactly as ToJyutping matches them, none kept together: g2p-eval's baseline."""
-    return WordDictionary(base_dictionary().words, kept_together=frozenset())
+    return WordDictionary(base_dictionary().words, kept_together=frozenset(), separate=False)

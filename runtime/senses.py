@@ -1,14 +1,15 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
 because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
 said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
-sleep", 咁 "like that", 成 "whole", 上 "to board", 女 "a daughter", 近 "near", 哂, 既 and 吓 as informal writing
-uses them). The frontend tries them, first that applies, before its context rules; ``Frontend(stated=False)`` leaves
-them out."""
+sleep", 咁 "like that", 成 "whole", 上 "to board", 女 "a daughter", 近 "near", 會 "will", 哂, 既 and 吓 as informal
+writing uses them). The frontend tries them, first that applies, before its context rules; ``Frontend(stated=False)``
+leaves them out."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .dictionary import modal_places
 from .normalize import Segment  # already imported by the frontend: no cost (typing's TYPE_CHECKING cost 2.4 ms)
 from .numbers import NUMERAL_READINGS
 
@@ -285,6 +286,11 @@ def _a_daughter(text: str, matches: list[Match], i: int) -> bool:
         (i + 1 == len(text) or text[i + 1] in DAUGHTER_BEFORE)
 
 
+# 會 in 唔會 ("will not") and before it (會唔會) is the modal, wui5, which the dictionary already keeps out of its
+# words there (dictionary.py, modal_places); stated here too so that no context rule re-reads it.
+WILL_SAID = "wui5"
+
+
 @dataclass(frozen=True)
 class ReadBefore:
     """A character read alone in one sense right before one of ``before``, where no longer dictionary word starts
@@ -363,6 +369,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if read_before := _read_before(text, matches, i):
         before, following = read_before
         return before.reading, f"{ch} before {following} → {before.reading}, \"{before.sense}\", as in {before.like}"
+    if i in modal_places(text):
+        return WILL_SAID, f"{ch} in 唔{ch} or {ch}唔{ch} → {WILL_SAID}, \"will\", the modal, a word of its own"
     if _a_daughter(text, matches, i):
         return DAUGHTER_SAID, f"{ch} after {DAUGHTER_AFTER}, nothing nominal after it → {DAUGHTER_SAID}, \"a daughter\""
     if _a_sleep(text, matches, i):
