@@ -1,9 +1,8 @@
 """Stated senses: readings of single characters that the text around them decides, written down as rules
-because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb or a verb
-said twice, 呢 "this", 間 the measure word, 為 "as", 量 "an amount", 度 "about", 假 "a holiday", 着 "to wear", 覺 "a
-sleep", 咁 "like that", 成 "whole", 上 "to board", 女 "a daughter", 近 "near", 會 "will", 哂, 既 and 吓 as informal
-writing uses them). The frontend tries them, first that applies, before its context rules; ``Frontend(stated=False)``
-leaves them out."""
+because HKCanCor's conversations hold too few such places to learn them, or none (下 after an English verb, 呢
+"this", 為 "as", 度 "about", 成 "whole", 上 "to board", 女 "a daughter", 近 "near", 處 "a place", the modal 會, 哂
+and 既 as informal writing uses them, and more below, each with its evidence). The frontend tries them, first that
+applies, before its context rules; ``Frontend(stated=False)`` leaves them out."""
 
 from __future__ import annotations
 
@@ -98,7 +97,11 @@ class ReadAfter:
 # before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地). 近 after a word of degree
 # is "near", kan5 (咁近城隍廟, 靠得咁近, 住得太近, 幾鬼近), as rime-cantonese's 好近啫, 挨近 and 貪近 and HKCanCor's
 # 好近 read it, where ToJyutping reads 近 alone gan6, "recent", "close to" (最近, 接近, 近排); and before 啲, "nearer"
-# (擺近啲, 坐近啲, 行近啲: READ_BEFORE), but not after 最, 附 or 接 (最近啲業主, 附近啲餐廳).
+# (擺近啲, 坐近啲, 行近啲: READ_BEFORE), but not after 最, 附 or 接 (最近啲業主, 附近啲餐廳). 處 after a word of
+# place is "a place", cyu3 (不足之處, 從高處墮下, 內心深處, 多處豪雨, 處處設限), as ToJyutping's own 好處, 到處, 遠處
+# and 住處 read it, where it reads 處 alone cyu5, "to deal with", "to be in" (處理, 身處, 位處): not before what
+# makes it that verb (處理, 處於, 處置, 處境), nor in 第處 and 邊處, "elsewhere" and "where", which speech says
+# syu3.
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
@@ -109,6 +112,8 @@ READ_AFTER = {
     "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
                    "count", "wai4", "as", "咗了乜何甚什住着著到"),
     "近": ReadAfter("好咁太夠鬼", "a word of degree", "kan5", "near"),
+    "處": ReadAfter("之高深低此各多一近難某何別隨四處", "a word of place", "cyu3", "a place",
+                   "理置於事境分罰決死世方長"),
 }
 
 
@@ -317,6 +322,7 @@ READ_BEFORE = {
                      not_before=("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期",
                                  "晚宴", "晚安", "朝代", "朝廷", "朝鮮", "朝向")),
     "近": ReadBefore(("啲",), "kan5", "nearer", "rime-cantonese's 貪近 and 近點", not_after="最附接靠新將"),
+    "處": ReadBefore(("處",), "cyu3", "everywhere", "ToJyutping's 到處 and 遠處"),  # 處處: the first; READ_AFTER
     "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
                       "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
                      not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"

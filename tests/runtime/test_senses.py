@@ -154,6 +154,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 近 after a word of degree, or before 啲, is "near"; "recent" or "close to" elsewhere
     ("唔好擺咁近張床", "近", "kan5", "near"), ("住得太近學校", "近", "kan5", "near"),
     ("坐近啲啦", "近", "kan5", "nearer"), ("最近啲業主都", "近", "gan6", None), ("好似近聖誕", "近", "gan6", None),
+    # 處 after a word of place is "a place"; the verb elsewhere (處理, 身處)
+    ("有啲不足之處", "處", "cyu3", "a place"), ("從高處墮下", "處", "cyu3", "a place"),
+    ("處處設限", "處", "cyu3", "everywhere"), ("佢身處高位", "處", "cyu5", None), ("一處理就好", "處", "cyu5", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
     """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚), 上 "to board" (上機):
@@ -167,8 +170,8 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
 
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
-SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最", "，", "。",
-               " ", "iPhone", "check"]
+SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
+               "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
