@@ -101,7 +101,9 @@ class ReadAfter:
 # place is "a place", cyu3 (不足之處, 從高處墮下, 內心深處, 多處豪雨, 處處設限), as ToJyutping's own 好處, 到處, 遠處
 # and 住處 read it, where it reads 處 alone cyu5, "to deal with", "to be in" (處理, 身處, 位處): not before what
 # makes it that verb (處理, 處於, 處置, 處境), nor in 第處 and 邊處, "elsewhere" and "where", which speech says
-# syu3.
+# syu3. 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and
+# rime-cantonese's 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it
+# "which" (睇下邊個, 然後邊度).
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
@@ -114,6 +116,8 @@ READ_AFTER = {
     "近": ReadAfter("好咁太夠鬼", "a word of degree", "kan5", "near"),
     "處": ReadAfter("之高深低此各多一近難某何別隨四處", "a word of place", "cyu3", "a place",
                    "理置於事境分罰決死世方長"),
+    "邊": ReadAfter("後下", "a direction", "bin6", "a side",
+                   "個度到啲位間樣隻種條處類本首張部架套份件科年日次支枝款味區"),  # 睇下邊個, 問下邊到 (邊度)
 }
 
 
