@@ -27,12 +27,17 @@ MODAL, NOT, SAY = "會", "唔", "話"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 
 
+def is_modal(text: str, k: int) -> bool:
+    """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, the modal: decided by its neighbours alone."""
+    return text[k] == MODAL and text[k + 1:k + 2] != SAY and (
+        text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT))
+
+
 def modal_places(text: str) -> frozenset[int]:
     """The places of ``text`` where a 會 of 唔會 or 會唔會 stands: no dictionary word may take them."""
     if NOT + MODAL not in text:
         return frozenset()
-    return frozenset(k for k, ch in enumerate(text) if ch == MODAL and text[k + 1:k + 2] != SAY and (
-        text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT)))
+    return frozenset(k for k in range(len(text)) if is_modal(text, k))
 
 
 def parse_entries(text: str) -> dict[str, str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dictionary import modal_places
+from .dictionary import is_modal
 from .normalize import Segment  # already imported by the frontend: no cost (typing's TYPE_CHECKING cost 2.4 ms)
 from .numbers import NUMERAL_READINGS
 
@@ -296,7 +296,7 @@ def _a_daughter(text: str, matches: list[Match], i: int) -> bool:
 
 
 # 會 in 唔會 ("will not") and before it (會唔會) is the modal, wui5, which the dictionary already keeps out of its
-# words there (dictionary.py, modal_places); stated here too so that no context rule re-reads it.
+# words there (dictionary.py, is_modal); stated here too so that no context rule re-reads it.
 WILL_SAID = "wui5"
 
 
@@ -379,7 +379,7 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if read_before := _read_before(text, matches, i):
         before, following = read_before
         return before.reading, f"{ch} before {following} → {before.reading}, \"{before.sense}\", as in {before.like}"
-    if i in modal_places(text):
+    if is_modal(text, i):
         return WILL_SAID, f"{ch} in 唔{ch} or {ch}唔{ch} → {WILL_SAID}, \"will\", the modal, a word of its own"
     if _a_daughter(text, matches, i):
         return DAUGHTER_SAID, f"{ch} after {DAUGHTER_AFTER}, nothing nominal after it → {DAUGHTER_SAID}, \"a daughter\""
