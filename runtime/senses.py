@@ -103,7 +103,9 @@ class ReadAfter:
 # makes it that verb (處理, 處於, 處置, 處境), nor in 第處 and 邊處, "elsewhere" and "where", which speech says
 # syu3. 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and
 # rime-cantonese's 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it
-# "which" (睇下邊個, 然後邊度).
+# "which" (睇下邊個, 然後邊度). 正 after a word of degree is "great", zeng3 (似美帝咁正咩, 實在太正, 冬天最正就係
+# 食), as rime-cantonese's 唔正, 正嘢 and 平靚正 read it, where ToJyutping reads 正 alone zing3, "upright", "just"; not
+# where it begins a word of that sense (咁正常, 最正宗, 太正確).
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
@@ -114,6 +116,7 @@ READ_AFTER = {
     "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
                    "count", "wai4", "as", "咗了乜何甚什住着著到"),
     "近": ReadAfter("好咁太夠鬼", "a word of degree", "kan5", "near"),
+    "正": ReadAfter("好咁幾太夠鬼最", "a word of degree", "zeng3", "great", "宗常確面式版當義經在直規統好中正所氣"),
     "處": ReadAfter("之高深低此各多一近難某何別隨四處", "a word of place", "cyu3", "a place",
                    "理置於事境分罰決死世方長"),
     "邊": ReadAfter("後下", "a direction", "bin6", "a side",

@@ -160,6 +160,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 邊 after 後 or 下 is "a side"; "which" before what it asks about
     ("坐喺佢後邊", "邊", "bin6", "a side"), ("匿埋喺舊石下邊", "邊", "bin6", "a side"),
     ("睇下邊個痛", "邊", "bin1", None), ("問下邊到賣", "邊", "bin1", None),
+    # 正 after a word of degree is "great"; where it begins 正常 or 正宗 it keeps zing3
+    ("冬天最正就係食蛇羹", "正", "zeng3", "great"), ("實在太正", "正", "zeng3", "great"),
+    ("對白係最正宗嘅", "正", "zing3", None), ("好正常", "正", "zing3", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
     """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚), 上 "to board" (上機):
