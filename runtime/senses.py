@@ -105,7 +105,10 @@ class ReadAfter:
 # rime-cantonese's 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it
 # "which" (睇下邊個, 然後邊度). 正 after a word of degree is "great", zeng3 (似美帝咁正咩, 實在太正, 冬天最正就係
 # 食), as rime-cantonese's 唔正, 正嘢 and 平靚正 read it, where ToJyutping reads 正 alone zing3, "upright", "just"; not
-# where it begins a word of that sense (咁正常, 最正宗, 太正確).
+# where it begins a word of that sense (咁正常, 最正宗, 太正確). 位 after 冇, 有, 夠, 爭, 搵 or 坐 is "a seat", "room",
+# wai2 (冇位坐, 有位放嘢, 唔夠位, 爭位, 坐位), as rime-cantonese's 空位, 滿位, 搵位, 霸位, 留位 and 座位 read it, where
+# ToJyutping reads 位 alone wai6 (地位, 職位); after 有 it is also the measure word of a person, which speech says
+# wai2 as well (有位先生話我知, as rime's 各位 and 邊位); not before 置, 於, 元, 列, 居 or 處 (有位置, 位於).
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
@@ -116,6 +119,8 @@ READ_AFTER = {
     "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
                    "count", "wai4", "as", "咗了乜何甚什住着著到"),
     "近": ReadAfter("好咁太夠鬼", "a word of degree", "kan5", "near"),
+    "位": ReadAfter("冇有夠爭揾搵坐佔", "a word of having or taking", "wai2", "room, a seat, or a person",
+                   "置於元列居處"),
     "正": ReadAfter("好咁幾太夠鬼最", "a word of degree", "zeng3", "great", "宗常確面式版當義經在直規統好中正所氣"),
     "處": ReadAfter("之高深低此各多一近難某何別隨四處", "a word of place", "cyu3", "a place",
                    "理置於事境分罰決死世方長"),

@@ -163,6 +163,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 正 after a word of degree is "great"; where it begins 正常 or 正宗 it keeps zing3
     ("冬天最正就係食蛇羹", "正", "zeng3", "great"), ("實在太正", "正", "zeng3", "great"),
     ("對白係最正宗嘅", "正", "zing3", None), ("好正常", "正", "zing3", None),
+    # 位 after 冇, 有, 夠, 爭 … is room or a seat (or, after 有, a person), as speech says it; the written 位置 stays
+    *[(text, "位", "wai2", "room, a seat, or a person") for text in ("搭地鐵冇位坐", "唔夠位喇", "有位先生話我知")],
+    ("佢嘅地位", "位", "wai6", None), ("有位置", "位", "wai6", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
     """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚), 上 "to board" (上機):
