@@ -94,21 +94,8 @@ class ReadAfter:
 # the measure word, gaan1, also where a dictionary word starts with it (邊間中學, 一間中學, 二十幾間開: ToJyutping's
 # 間中 "now and then" and 間開 "to partition" read gaan3). 量 after what it counts is "an amount", loeng6 (排放量,
 # 載客量, 下載量, 工作量, 生命力量), where ToJyutping reads it alone loeng4, "to measure" (測量, 商量, 量血壓): not
-# before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地). 近 after a word of degree
-# is "near", kan5 (咁近城隍廟, 靠得咁近, 住得太近, 幾鬼近), as rime-cantonese's 好近啫, 挨近 and 貪近 and HKCanCor's
-# 好近 read it, where ToJyutping reads 近 alone gan6, "recent", "close to" (最近, 接近, 近排); and before 啲, "nearer"
-# (擺近啲, 坐近啲, 行近啲: READ_BEFORE), but not after 最, 附 or 接 (最近啲業主, 附近啲餐廳). 處 after a word of
-# place is "a place", cyu3 (不足之處, 從高處墮下, 內心深處, 多處豪雨, 處處設限), as ToJyutping's own 好處, 到處, 遠處
-# and 住處 read it, where it reads 處 alone cyu5, "to deal with", "to be in" (處理, 身處, 位處): not before what
-# makes it that verb (處理, 處於, 處置, 處境), nor in 第處 and 邊處, "elsewhere" and "where", which speech says
-# syu3. 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and
-# rime-cantonese's 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it
-# "which" (睇下邊個, 然後邊度). 正 after a word of degree is "great", zeng3 (似美帝咁正咩, 實在太正, 冬天最正就係
-# 食), as rime-cantonese's 唔正, 正嘢 and 平靚正 read it, where ToJyutping reads 正 alone zing3, "upright", "just"; not
-# where it begins a word of that sense (咁正常, 最正宗, 太正確). 位 after 冇, 有, 夠, 爭, 搵 or 坐 is "a seat", "room",
-# wai2 (冇位坐, 有位放嘢, 唔夠位, 爭位, 坐位), as rime-cantonese's 空位, 滿位, 搵位, 霸位, 留位 and 座位 read it, where
-# ToJyutping reads 位 alone wai6 (地位, 職位); after 有 it is also the measure word of a person, which speech says
-# wai2 as well (有位先生話我知, as rime's 各位 and 邊位); not before 置, 於, 元, 列, 居 or 處 (有位置, 位於).
+# before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地). The entries after those
+# five each say why above them.
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
@@ -118,14 +105,31 @@ READ_AFTER = {
                    "what it counts", "loeng6", "an amount", "度一緊咗過住地"),
     "為": ReadAfter("選轉譯封升變建呼義任格名設置改評譽視稱化奉尊推立展題數均互", "a verb of naming or becoming, or a "
                    "count", "wai4", "as", "咗了乜何甚什住着著到"),
+    # 近 after a word of degree is "near", kan5 (咁近城隍廟, 靠得咁近, 住得太近, 幾鬼近), as rime-cantonese's 好近啫,
+    # 挨近 and 貪近 and HKCanCor's 好近 read it, where ToJyutping reads 近 alone gan6, "recent", "close to" (最近,
+    # 接近, 近排); before 啲 it is "nearer" too (READ_BEFORE).
     "近": ReadAfter("好咁太夠鬼", "a word of degree", "kan5", "near"),
+    # 位 after 冇, 有, 夠, 爭, 搵 or 坐 is "a seat", "room", wai2 (冇位坐, 有位放嘢, 唔夠位, 爭位, 坐位), as
+    # rime-cantonese's 空位, 滿位, 搵位, 霸位, 留位 and 座位 read it, where ToJyutping reads 位 alone wai6 (地位, 職位);
+    # after 有 it is also the measure word of a person, which speech says wai2 as well (有位先生話我知, as rime's 各位
+    # and 邊位); not before 置, 於, 元, 列, 居 or 處 (有位置, 位於).
     "位": ReadAfter("冇有夠爭揾搵坐佔", "a word of having or taking", "wai2", "room, a seat, or a person",
                    "置於元列居處"),
+    # 正 after a word of degree is "great", zeng3 (似美帝咁正咩, 實在太正, 冬天最正就係食), as rime-cantonese's 唔正,
+    # 正嘢 and 平靚正 read it, where ToJyutping reads 正 alone zing3, "upright", "just"; not where it begins a word of
+    # that sense (咁正常, 最正宗, 太正確).
     "正": ReadAfter("好咁幾太夠鬼最", "a word of degree", "zeng3", "great", "宗常確面式版當義經在直規統好中正所氣"),
+    # 處 after a word of place is "a place", cyu3 (不足之處, 從高處墮下, 內心深處, 多處豪雨, 處處設限), as
+    # ToJyutping's own 好處, 到處, 遠處 and 住處 read it, where it reads 處 alone cyu5, "to deal with", "to be in"
+    # (處理, 身處, 位處): not before what makes it that verb (處理, 處於, 處置, 處境), nor in 第處 and 邊處,
+    # "elsewhere" and "where", which speech says syu3.
     "處": ReadAfter("之高深低此各多一近難某何別隨四處", "a word of place", "cyu3", "a place",
                    "理置於事境分罰決死世方長"),
+    # 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and rime-cantonese's
+    # 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it "which" (睇下邊個,
+    # 然後邊度, 問下邊到 for 邊度).
     "邊": ReadAfter("後下", "a direction", "bin6", "a side",
-                   "個度到啲位間樣隻種條處類本首張部架套份件科年日次支枝款味區"),  # 睇下邊個, 問下邊到 (邊度)
+                   "個度到啲位間樣隻種條處類本首張部架套份件科年日次支枝款味區"),
 }
 
 
@@ -139,6 +143,53 @@ def _read_after(text: str, matches: list[Match], i: int) -> ReadAfter | None:
     if len(word) != 1 and not (stated.word_start and text.startswith(word, i)):
         return None
     return None if _followed_by(text, i, stated.not_before) else stated
+
+
+@dataclass(frozen=True)
+class ReadBefore:
+    """A character read alone in one sense right before one of ``before``, where no longer dictionary word starts
+    (a stated reading, not learnt from counts)."""
+    before: tuple[str, ...]  # the characters or words that, right after it, give it this sense
+    reading: str
+    sense: str
+    like: str  # a dictionary's own words that read it so, for --explain
+    not_after: str = ""  # characters before it that give it its other sense again
+    not_before: tuple[str, ...] = ()  # words starting right after it that give it its other sense again
+
+
+# 成 before a stretch of time or the body is "whole", seng4 (成晚唔瞓, 成朝坐咗喺度, 成身都係汗, 成身債), as
+# ToJyutping's own 成日, 成個, 成隻 and 成條 read it, where it reads 成 alone sing4, "to become"; it has no 成晚, 成朝
+# or 成身 (126 places of CTCPC and Common Voice, each "whole"; HKCanCor holds none). Not where a word starts there
+# (變成身體, 完成晚餐, 形成朝代), nor after a verb that 成 completes, "into" (變成, 分成, 整成), nor in 功成身退.
+# 上 before a vehicle or the toilet is "to board", "to go up to", soeng5 (上飛機, 上機前, 上巴士, 上小巴, 上廁所), as
+# ToJyutping's own 上車, 上岸 and 上樓 and rime-cantonese's 上車, 上馬 and 上山 read it, where ToJyutping reads 上 alone
+# soeng6, "on", "previous"; HKCanCor reads its 上飛機 and 上機 soeng5 (5 of 5). Not before a 機 that starts another
+# word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機).
+READ_BEFORE = {
+    "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "ToJyutping's 成日 and 成個",
+                     not_after="變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功",  # 功成身退
+                     not_before=("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期",
+                                 "晚宴", "晚安", "朝代", "朝廷", "朝鮮", "朝向")),
+    "近": ReadBefore(("啲",), "kan5", "nearer", "rime-cantonese's 貪近 and 近點", not_after="最附接靠新將"),
+    "處": ReadBefore(("處",), "cyu3", "everywhere", "ToJyutping's 到處 and 遠處"),  # 處處: the first; READ_AFTER
+    "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
+                      "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
+                     not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"
+                     not_before=("機會", "機場", "機械", "機構", "機關", "機制", "機器", "機能", "機率", "機身")),
+}
+
+
+def _read_before(text: str, matches: list[Match], i: int) -> tuple[ReadBefore, str] | None:
+    """The stated sense of ``matches[i]``, read alone, and the one of its ``before`` after it, where no longer
+    dictionary word starts there (成晚, 上飛機), or None."""
+    ch, _, word = matches[i]
+    stated = READ_BEFORE.get(ch)
+    if stated is None or len(word) != 1 or i + 1 >= len(matches) or _preceded_by(text, i, stated.not_after):
+        return None
+    following = next((w for w in stated.before if text.startswith(w, i + 1)), None)
+    if following is None or len(matches[i + 1][2]) > len(following) or text.startswith(stated.not_before, i + 1):
+        return None
+    return stated, following
 
 
 # 假 taken or given as time off is "a holiday", gaa3 (放咗假, 放完假, 請半日假, 三日假, 有假放), as ToJyutping's own
@@ -306,53 +357,6 @@ def _a_daughter(text: str, matches: list[Match], i: int) -> bool:
 # 會 in 唔會 ("will not") and before it (會唔會) is the modal, wui5, which the dictionary already keeps out of its
 # words there (dictionary.py, is_modal); stated here too so that no context rule re-reads it.
 WILL_SAID = "wui5"
-
-
-@dataclass(frozen=True)
-class ReadBefore:
-    """A character read alone in one sense right before one of ``before``, where no longer dictionary word starts
-    (a stated reading, not learnt from counts)."""
-    before: tuple[str, ...]  # the characters or words that, right after it, give it this sense
-    reading: str
-    sense: str
-    like: str  # a dictionary's own words that read it so, for --explain
-    not_after: str = ""  # characters before it that give it its other sense again
-    not_before: tuple[str, ...] = ()  # words starting right after it that give it its other sense again
-
-
-# 成 before a stretch of time or the body is "whole", seng4 (成晚唔瞓, 成朝坐咗喺度, 成身都係汗, 成身債), as
-# ToJyutping's own 成日, 成個, 成隻 and 成條 read it, where it reads 成 alone sing4, "to become"; it has no 成晚, 成朝
-# or 成身 (126 places of CTCPC and Common Voice, each "whole"; HKCanCor holds none). Not where a word starts there
-# (變成身體, 完成晚餐, 形成朝代), nor after a verb that 成 completes, "into" (變成, 分成, 整成), nor in 功成身退.
-# 上 before a vehicle or the toilet is "to board", "to go up to", soeng5 (上飛機, 上機前, 上巴士, 上小巴, 上廁所), as
-# ToJyutping's own 上車, 上岸 and 上樓 and rime-cantonese's 上車, 上馬 and 上山 read it, where ToJyutping reads 上 alone
-# soeng6, "on", "previous"; HKCanCor reads its 上飛機 and 上機 soeng5 (5 of 5). Not before a 機 that starts another
-# word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機).
-READ_BEFORE = {
-    "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "ToJyutping's 成日 and 成個",
-                     not_after="變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功",  # 功成身退
-                     not_before=("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期",
-                                 "晚宴", "晚安", "朝代", "朝廷", "朝鮮", "朝向")),
-    "近": ReadBefore(("啲",), "kan5", "nearer", "rime-cantonese's 貪近 and 近點", not_after="最附接靠新將"),
-    "處": ReadBefore(("處",), "cyu3", "everywhere", "ToJyutping's 到處 and 遠處"),  # 處處: the first; READ_AFTER
-    "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
-                      "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
-                     not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"
-                     not_before=("機會", "機場", "機械", "機構", "機關", "機制", "機器", "機能", "機率", "機身")),
-}
-
-
-def _read_before(text: str, matches: list[Match], i: int) -> tuple[ReadBefore, str] | None:
-    """The stated sense of ``matches[i]``, read alone, and the one of its ``before`` after it, where no longer
-    dictionary word starts there (成晚, 上飛機), or None."""
-    ch, _, word = matches[i]
-    stated = READ_BEFORE.get(ch)
-    if stated is None or len(word) != 1 or i + 1 >= len(matches) or _preceded_by(text, i, stated.not_after):
-        return None
-    following = next((w for w in stated.before if text.startswith(w, i + 1)), None)
-    if following is None or len(matches[i + 1][2]) > len(following) or text.startswith(stated.not_before, i + 1):
-        return None
-    return stated, following
 
 
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
