@@ -169,7 +169,7 @@ class WordDictionary:
             entries, longest = self._block(text[i])
             best, stop = None, i + 1
             for j in range(i + 1, min(n, i + longest) + 1):
-                if j - i > 1 and j - 1 in alone or i in alone and j - i > 1:
+                if j - i > 1 and (i in alone or j - 1 in alone):
                     break  # a longer word would take a place that stands alone
                 found = entries.get(text[i:j])
                 if found and not (j - i > 1 and text[j - 1:j + 1] in self.kept_together):
