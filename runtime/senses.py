@@ -52,25 +52,6 @@ def _after_english_verb(text: str, before_word: bool) -> bool:
     return text[2:3] not in TIME_WORDS if text[2:3] else before_word
 
 
-# 呢 as "this" before a measure word: ToJyutping joins 呢 to many (呢個, 呢本, 呢條: ni1) but not to these, so 呢首歌,
-# 呢單嘢, 呢位, 呢類, 呢區 read ne1, the particle (573 places in CTCPC and Common Voice, "this" wherever read);
-# HKCanCor writes the demonstrative 哩 and 呢 only as the particle (2,183 places, one before a character of
-# these: 注意力呢集中唔到), so no context rule could learn it. The particle stays before the verbs and adverbs these
-# characters begin (我呢首先, 佢呢單係, 注意力呢集中) and where the dictionary joins the measure word to what follows.
-DEMONSTRATIVE = {"呢": "ni1"}
-MEASURE_WORDS_AFTER_THIS = frozenset("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科")
-OPEN_A_CLAUSE = ("首先", "單係", "單只", "單單", "集中", "轉頭")
-
-
-def _this_before_measure_word(text: str, matches: list[Match], i: int) -> bool:
-    """Whether ``matches[i]``, 呢 read alone, is "this" before a measure word the dictionary reads alone (呢首歌)."""
-    ch, _, word = matches[i]
-    if ch not in DEMONSTRATIVE or len(word) != 1 or i + 1 >= len(matches) or text.startswith(OPEN_A_CLAUSE, i + 1):
-        return False
-    following, reading, following_word = matches[i + 1]
-    return following in MEASURE_WORDS_AFTER_THIS and len(following_word) == 1 and reading is not None
-
-
 @dataclass(frozen=True)
 class ReadAfter:
     """A character read in one sense right after one of ``after`` (a stated reading, not learnt from counts)."""
@@ -155,8 +136,14 @@ class ReadBefore:
     like: str  # a dictionary's own words that read it so, for --explain
     not_after: str = ""  # characters before it that give it its other sense again
     not_before: tuple[str, ...] = ()  # words starting right after it that give it its other sense again
+    role: str = ""  # what ``before`` are, for --explain ("the measure word")
 
 
+# 呢 as "this" before a measure word: ToJyutping joins 呢 to many (呢個, 呢本, 呢條: ni1) but not to these, so 呢首歌,
+# 呢單嘢, 呢位, 呢類, 呢區 read ne1, the particle (573 places in CTCPC and Common Voice, "this" wherever read);
+# HKCanCor writes the demonstrative 哩 and 呢 only as the particle (2,183 places, one before a character of
+# these: 注意力呢集中唔到), so no context rule could learn it. The particle stays before the verbs and adverbs these
+# characters begin (我呢首先, 佢呢單係, 注意力呢集中) and where the dictionary joins the measure word to what follows.
 # 成 before a stretch of time or the body is "whole", seng4 (成晚唔瞓, 成朝坐咗喺度, 成身都係汗, 成身債), as
 # ToJyutping's own 成日, 成個, 成隻 and 成條 read it, where it reads 成 alone sing4, "to become"; it has no 成晚, 成朝
 # or 成身 (126 places of CTCPC and Common Voice, each "whole"; HKCanCor holds none). Not where a word starts there
@@ -166,6 +153,9 @@ class ReadBefore:
 # soeng6, "on", "previous"; HKCanCor reads its 上飛機 and 上機 soeng5 (5 of 5). Not before a 機 that starts another
 # word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機).
 READ_BEFORE = {
+    "呢": ReadBefore(tuple("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科"), "ni1", "this",
+                     "ToJyutping's 呢個 and 呢本", role="the measure word",
+                     not_before=("首先", "單係", "單只", "單單", "集中", "轉頭")),
     "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "ToJyutping's 成日 and 成個",
                      not_after="變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功",  # 功成身退
                      not_before=("身體", "身份", "身分", "身為", "身爲", "晚餐", "晚飯", "晚會", "晚上", "晚年", "晚期",
@@ -367,10 +357,6 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if i == 0 and after_word and _after_english_verb(text, before_word):
         said = AFTER_ENGLISH_VERB[ch]
         return said, f"{ch} right after an English word, a verb (check{ch}, google{ch}) → {said}, as after 睇 or 試"
-    if _this_before_measure_word(text, matches, i):
-        said = DEMONSTRATIVE[ch]
-        return said, (f"{ch} before the measure word {text[i + 1]} → {said}, \"this\", as ToJyutping reads {ch}個 "
-                      f"and {ch}本")
     if _walking(text, i):
         return WALK_SAID, f"{ch} doubled before 下 (行行下街) → {WALK_SAID}, \"to walk\""
     if _a_while(text, i):
@@ -390,7 +376,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return WEAR_SAID, f"{ch} before clothes ({ch}衫, {ch}褲) → {WEAR_SAID}, \"to wear\""
     if read_before := _read_before(text, matches, i):
         before, following = read_before
-        return before.reading, f"{ch} before {following} → {before.reading}, \"{before.sense}\", as in {before.like}"
+        role = f"{before.role} " if before.role else ""
+        return before.reading, (f"{ch} before {role}{following} → {before.reading}, \"{before.sense}\", as in "
+                                f"{before.like}")
     if is_modal(text, i):
         return WILL_SAID, f"{ch} in 唔{ch} or {ch}唔{ch} → {WILL_SAID}, \"will\", the modal, a word of its own"
     if _a_daughter(text, matches, i):
