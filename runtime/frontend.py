@@ -13,7 +13,7 @@ from .lexicon import load_lexicon
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
-from .senses import ahead_of, stated_sense
+from .senses import ahead_of, spells_second_syllable, stated_sense
 
 
 def _warn(message: str, *args: object) -> None:
@@ -183,8 +183,16 @@ class Frontend:
         matches = self._dictionary.matches(text)
         alone = _read_alone(matches)
         for i, (ch, reading, word) in enumerate(matches):
-            if reading is None or len(reading.split()) != 1:
+            if not reading or not reading.split():
                 out.append((ch, None, "", "no reading"))
+                continue
+            if len(reading.split()) > 1:  # ToJyutping's 卅 saa1 aa6 ("thirty"), 粁 cin1 mai5 ("kilometre")
+                if self._stated and spells_second_syllable(text, i):
+                    out.append((ch, reading.split()[0], "context", f"{ch} before {text[i + 1]}, its second syllable "
+                                f"written out → {reading.split()[0]}"))
+                else:
+                    out.append((ch, reading, "ToJyutping", f"ToJyutping character, said in {len(reading.split())} "
+                                "syllables"))
                 continue
             if self._stated and i not in rewritten and \
                     (sense := stated_sense(text, matches, i, after_word, before_word, ahead)):
@@ -293,16 +301,17 @@ class Frontend:
                     units.append(grapheme)
                     continue
                 try:
-                    syl = parse_syllable(reading) if reading else None
+                    syllables = [parse_syllable(r) for r in reading.split()] if reading else []
                 except JyutpingError:
-                    syl = None
-                if syl is None:
+                    syllables = []
+                if not syllables:
                     unknown.append(grapheme)
                     continue
-                units.append(syl)
-                graphemes.append(grapheme)
-                sources.append(source)
-                why.append(reason)
+                for syl in syllables:  # one character may be said in two (卅 saa1 aa6), as an English word is
+                    units.append(syl)
+                    graphemes.append(grapheme)
+                    sources.append(source)
+                    why.append(reason)
         if unknown:
             if self.strict:
                 raise UnknownCharacterError(unknown)

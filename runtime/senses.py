@@ -52,6 +52,10 @@ def _after_english_verb(text: str, before_word: bool) -> bool:
     return text[2:3] not in TIME_WORDS if text[2:3] else before_word
 
 
+TWO_SYLLABLE_NUMERALS = "卅卌"  # thirty and forty, one character said in two syllables (saa1 aa6, sei3 aa6)
+SECOND_WRITTEN, SECOND_SAID = "呀", "aa6"  # how writers spell that second syllable out, and how it is said
+
+
 @dataclass(frozen=True)
 class ReadAfter:
     """A character read in one sense right after one of ``after`` (a stated reading, not learnt from counts)."""
@@ -112,6 +116,13 @@ READ_AFTER = {
     "邊": ReadAfter("後下", "a direction", "bin6", "a side",
                    "個度到啲位間樣隻種條處類本首張部架套份件科年日次支枝款味區"),
 }
+
+
+def spells_second_syllable(text: str, i: int) -> bool:
+    """Whether ``text[i]``, a 卅 or 卌 (ToJyutping: saa1 aa6, sei3 aa6), has its second syllable written out after it
+    and more of the run after that (卅呀七歲, 八百卅呀蚊; at a run's end, 佢卅呀, 呀 may be the particle): the numeral
+    then says its first syllable alone and 呀 is that aa6 (SECOND_SAID), not the particle aa4."""
+    return text[i] in TWO_SYLLABLE_NUMERALS and text[i + 1:i + 2] == SECOND_WRITTEN and i + 2 < len(text)
 
 
 def _read_after(text: str, matches: list[Match], i: int) -> ReadAfter | None:
@@ -357,6 +368,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if i == 0 and after_word and _after_english_verb(text, before_word):
         said = AFTER_ENGLISH_VERB[ch]
         return said, f"{ch} right after an English word, a verb (check{ch}, google{ch}) → {said}, as after 睇 or 試"
+    if i > 0 and spells_second_syllable(text, i - 1):
+        return SECOND_SAID, (f"{ch} after {text[i - 1]}, the numeral's second syllable written out → {SECOND_SAID}, "
+                             "not the particle")
     if _walking(text, i):
         return WALK_SAID, f"{ch} doubled before 下 (行行下街) → {WALK_SAID}, \"to walk\""
     if _a_while(text, i):

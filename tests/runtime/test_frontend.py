@@ -50,6 +50,20 @@ def test_unknown_characters_warn_or_fail_in_strict_mode(caplog):
         Frontend(strict=True)("你好§")
 
 
+@pytest.mark.parametrize("text, jyutping, graphemes", [
+    ("佢做咗卅年", ["keoi5", "zou6", "zo2", "saa1", "aa6", "nin4"], ["佢", "做", "咗", "卅", "卅", "年"]),
+    ("卌", ["sei3", "aa6"], ["卌", "卌"]),
+    ("跑咗10粁", ["paau2", "zo2", "sap6", "cin1", "mai5"], ["跑", "咗", "十", "粁", "粁"]),
+])
+def test_a_character_said_in_two_syllables_says_both(text, jyutping, graphemes):
+    """ToJyutping reads 卅 ("thirty") saa1 aa6 and 粁 ("kilometre") cin1 mai5: each syllable is said, with the
+    character as its grapheme, as an English word's are (they were skipped as characters without a reading, and 卌
+    alone was refused as no speakable text); strict mode accepts them."""
+    r = Frontend(strict=True)(text)
+    assert r.jyutping == jyutping and r.graphemes == graphemes and r.unknown == []
+    assert len(r.sources) == len(r.why) == len(jyutping)
+
+
 @pytest.mark.parametrize("text", ["", "   ", "😀", "，。"])
 def test_text_with_nothing_to_say_is_a_clear_error(frontend, text):
     with pytest.raises(FrontendError):

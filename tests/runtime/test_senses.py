@@ -177,10 +177,22 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
     assert (r.sources[i] == "context" and f'"{sense}"' in r.why[i]) == (sense is not None)
 
 
+@pytest.mark.parametrize("text, jyutping", [
+    ("佢今年卅呀七歲", ["keoi5", "gam1", "nin2", "saa1", "aa6", "cat1", "seoi3"]),
+    ("八百卅呀蚊", ["baat3", "baak3", "saa1", "aa6", "man1"]),
+    ("卌呀幾歲", ["sei3", "aa6", "gei2", "seoi3"]),
+    ("佢卅呀", ["keoi5", "saa1", "aa6", "aa4"]),  # at a run's end 呀 may be the particle: the numeral says both
+    ("廿呀三", ["jaa6", "aa4", "saam1"]),  # 廿 is one syllable, jaa6: nothing of it is written out
+])
+def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, text, jyutping):
+    """卅呀七 spells 卅's aa6 with 呀: the numeral says saa1 and 呀 aa6, not saa1 aa6 then the particle aa4."""
+    assert frontend(text).jyutping == jyutping
+
+
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
-               "，", "。", " ", "iPhone", "check"]
+               *"卅卌呀", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
