@@ -236,6 +236,42 @@ def british_o(word: str, phones: list[str]) -> list[str]:
     return ["AO" + p[2:] if p.rstrip("012") == "AA" and not closed_by_pbm(i) else p for i, p in enumerate(phones)]
 
 
+# RP's BATH words (Wells, Accents of English, 1982), said with the open back vowel of father where American English
+# says the TRAP vowel of cat, as CMUdict writes them (AE): Hong Kong, taught British English, says aa there (pass
+# paa1 si2, sample saam1 pou2, dance daan1 si2) and e in the TRAP words beside them (band ben1, cancel ken1 sou2,
+# fans fen1 si2, plan pen1). The set is a list of words, not a rule: which words before f, th, s or a nasal and a
+# consonant take it is a matter of each word (ask and class do; gas, mass, classic, passage and fantastic do not).
+BATH_WORDS = frozenset("""
+    after afternoon afterwards aftermath craft draft draught graft raft shaft staff half calf laugh laughter giraffe
+    bath path rather
+    pass past passport password class glass grass brass mask task ask basket casket flask fast last vast cast castle
+    nasty master plaster disaster broadcast forecast podcast contrast blast grasp clasp ghastly pastor aghast mast
+    outcast overcast steadfast
+    chance dance france lance advance enhance glance trance answer command demand commando branch example sample
+    plant grant chant slant aunt advantage disadvantage can't shan't banana chancellor
+    """.split())
+_BATH_ENDINGS = ("s", "es", "ed", "ing", "er", "ers", "ly")  # passes, asked, dancing (dance), lastly, masters
+
+
+def is_bath_word(word: str) -> bool:
+    """Whether ``word`` is one of BATH_WORDS or one of them with an ending (passes, asked, dancing, planted)."""
+    w = word.lower().replace("’", "'")
+    return w in BATH_WORDS or any(w.endswith(end) and (w[:-len(end)] in BATH_WORDS or w[:-len(end)] + "e" in BATH_WORDS)
+                                  for end in _BATH_ENDINGS)
+
+
+def british_a(word: str, phones: list[str]) -> list[str]:
+    """A BATH word's stressed AE read AA, as Hong Kong's British English says it (pass paa1 si2, not pe1 si2)."""
+    if not is_bath_word(word):
+        return phones
+    return ["AA" + p[2:] if p in ("AE1", "AE2") else p for p in phones]
+
+
+def british(word: str, phones: list[str]) -> list[str]:
+    """CMUdict's American vowels as Hong Kong's British English says them: the short o, then the BATH vowel."""
+    return british_a(word, british_o(word, phones))
+
+
 def compound(word: str) -> tuple[str, str] | None:
     """Two words CMUdict knows that a word it lacks is written as (Foodpanda, carpark, staycation: food panda, car
     park), each of three letters or more and one of four (CMUdict's short words are often obscure: Bemail is no bem
@@ -255,11 +291,11 @@ def read_word(word: str) -> tuple[tuple[str, ...], str] | None:
     when neither can say it (no vowel letter: spell it)."""
     phones = pronunciations().get(word.lower())
     if phones:
-        return to_jyutping(british_o(word, phones.split())), "english"
+        return to_jyutping(british(word, phones.split())), "english"
     if len(word) > 3 and word.lower().endswith("s") and re.search("[aeiouy]", word.lower()[:-1]) \
             and (stem := pronunciations().get(word.lower()[:-1])):
-        return to_jyutping(british_o(word, stem.split() + ["S"])), "english"  # a plural it lacks: Maths, not https
+        return to_jyutping(british(word, stem.split() + ["S"])), "english"  # a plural it lacks: Maths, not https
     if parts := compound(word):
         return tuple(s for part in parts for s in read_word(part)[0]), "english"  # each part as CMUdict says it
     guess = letter_to_sound(word)
-    return (to_jyutping(british_o(word, guess)), "letter-to-sound") if guess else None
+    return (to_jyutping(british(word, guess)), "letter-to-sound") if guess else None

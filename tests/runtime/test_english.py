@@ -104,6 +104,20 @@ def test_the_short_o_is_read_as_hong_kong_says_it(word, reading):
     assert read_word(word) == (reading, "english")  # AA spelled o is o, but aa before a closing p/b/m
 
 
+@pytest.mark.parametrize("word, reading", [
+    ("pass", ("paa1", "si2")), ("class", ("kaa1", "si2")), ("sample", ("saam1", "pou2")), ("dance", ("daan1", "si2")),
+    ("chance", ("caan1", "si2")), ("master", ("maa1", "si1", "taa2")), ("banana", ("baa1", "naa1", "naa2")),
+    ("can't", ("kaan1",)), ("passing", ("paa1", "sing2")), ("Dancing", ("daan1", "sing2")),
+    # their TRAP neighbours keep e: the set is a list of words, not a rule over the letters after the vowel
+    ("band", ("ben1",)), ("plan", ("pen1",)), ("cancel", ("ken1", "sou2")), ("gas", ("ge1", "si2")),
+    ("classic", ("ke1", "sik2")), ("fans", ("fen1", "si2")),
+])
+def test_the_bath_vowel_is_read_as_hong_kong_says_it(word, reading):
+    """CMUdict's American AE in RP's BATH words is aa, as Hong Kong's British English says it (pass was pe1 si2,
+    sample sem1 pou2), with their endings (passing, dancing); TRAP words stay e."""
+    assert read_word(word) == (reading, "english")
+
+
 @pytest.mark.parametrize("word, reading", [("cute", ("kiu1",)), ("music", ("miu1", "sik2")),
                                            ("computer", ("kam1", "piu1", "taa2")), ("YouTube", ("ju1", "tiu1")),
                                            ("document", ("dok1", "jaa4", "men2"))])
