@@ -182,7 +182,6 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
     ("八百卅呀蚊", ["baat3", "baak3", "saa1", "aa6", "man1"]),
     ("卌呀幾歲", ["sei3", "aa6", "gei2", "seoi3"]),
     ("佢卅呀", ["keoi5", "saa1", "aa6", "aa4"]),  # at a run's end 呀 may be the particle: the numeral says both
-    ("廿呀三", ["jaa6", "aa4", "saam1"]),  # 廿 is one syllable, jaa6: nothing of it is written out
 ])
 def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, text, jyutping):
     """卅呀七 spells 卅's aa6 with 呀: the numeral says saa1 and 呀 aa6, not saa1 aa6 then the particle aa4."""
