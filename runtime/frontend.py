@@ -9,7 +9,7 @@ from .context import ContextRules, load_context_rules, reads_as_tojyutping, read
 from .dictionary import base_dictionary, tojyutping_dictionary
 from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
-from .lexicon import load_lexicon
+from .lexicon import load_lexicon, load_stated_words
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
@@ -50,7 +50,7 @@ class Encoded:
 
 
 REASON_TEXT = 40  # how much of a rewritten segment --explain shows as the reason for each of its syllables
-SOURCES = ("lexicon", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
+SOURCES = ("lexicon", "rime", "ToJyutping", "context", "number", "date", "particle", "english", "letter-to-sound",
            "spelled", "abbreviation", "interjection", "place", "jyutping")
 
 
@@ -141,12 +141,13 @@ class Frontend:
         bundled ones (``plain_words``: the words inside which no context rule applies, nor the lexicon's reading of
         a character alone where the word reads it as ToJyutping does; ``stated``: the readings stated, not learnt:
         呢 "this" before a measure word, 相 "a photo" after one, 重 "heavy", 核 a nucleus, 下 after an English verb,
-        and the words the greedy match keeps together, 下午 and 奇怪)."""
+        the words the greedy match keeps together, 下午 and 奇怪, and rime-cantonese's 蛋白質 and 排長龍)."""
         self.inventory = inventory or load_inventory()
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
         base = base_dictionary() if stated else tojyutping_dictionary()  # (the words kept together are stated too)
-        self._dictionary = base.layered(entries)  # ToJyutping's words, the lexicon over them
+        self._stated_words = load_stated_words() if stated else {}  # rime-cantonese's 蛋白質, chosen by hand
+        self._dictionary = base.layered({**self._stated_words, **entries})  # ToJyutping's words, the lexicon over them
         self._context = load_context_rules() if context is None else context  # then neighbours, per character
         self._plain = load_plain_words() if plain_words is None else plain_words
         self._stated = stated
@@ -208,7 +209,8 @@ class Frontend:
             # rules learnt where 重 and 會 stand alone)
             rule = self._context.decide(text, i, after_letters) \
                 if len(word) == 1 and i not in rewritten else None
-            source = "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
+            source = "rime" if word in self._stated_words and self._dictionary.get(word) == self._stated_words[word] \
+                .replace(" ", ",") else "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
             # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it; and
             # there the lexicon's reading of a character alone gives way to ToJyutping's where rime-cantonese's word
             # reads it so (體重 cung5: HKCanCor's 重 alone is zung6, "still")
@@ -228,6 +230,8 @@ class Frontend:
                                 "does not apply"))
                     continue
             why = f"{source} word {word}" if len(word) > 1 else f"{source} character"
+            if source == "rime":
+                why = f"rime-cantonese word {word}, stated: ToJyutping lacks it and reads its characters otherwise"
             if len(word) == 1 and (under := reads_under(text, i)):
                 why += f": {under}, where no context rule applies"
             out.append((ch, reading, source, why))

@@ -44,3 +44,14 @@ def _bundled() -> dict[str, str]:
     lexicon` validates what it writes, and a test validates the bundled file with parse_lexicon."""
     text = read_package_text("data/lexicon.tsv")
     return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
+
+
+STATED_WORDS_FILE = "data/stated_words.tsv"
+
+
+@lru_cache(maxsize=1)
+def load_stated_words() -> dict[str, str]:
+    """rime-cantonese's readings of the words chosen by hand (runtime/data/stated_words.tsv: 蛋白質, 排長龍) where
+    ToJyutping lacks the word and reads its characters alone otherwise; same format as the lexicon, read as it is."""
+    text = read_package_text(STATED_WORDS_FILE)
+    return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))

@@ -1,0 +1,49 @@
+"""The words read as stated (runtime/data/stated_words.tsv): rime-cantonese's readings of words ToJyutping lacks,
+chosen by hand; they must stay rime's, stay words ToJyutping reads otherwise, and reach the frontend's output."""
+
+import pytest
+
+from cantoedge.datasets.plain_words import rime_words
+from cantoedge.runtime.datafiles import read_package_text
+from cantoedge.runtime.dictionary import base_dictionary
+from cantoedge.runtime.frontend import SOURCES, Frontend
+from cantoedge.runtime.lexicon import STATED_WORDS_FILE, load_stated_words, parse_lexicon
+
+
+def test_the_stated_words_file_is_valid_sorted_and_read_as_written():
+    text = read_package_text(STATED_WORDS_FILE)
+    assert parse_lexicon(text, STATED_WORDS_FILE) == load_stated_words()  # one syllable per character, Jyutping
+    words = list(load_stated_words())
+    assert len(words) >= 100 and words == sorted(words, key=str.encode)
+
+
+def test_every_stated_word_is_rime_cantonese_s_own_reading_of_a_word_tojyutping_reads_otherwise():
+    """Each entry is rime's reading, a word of three characters or more that ToJyutping has no entry for and whose
+    characters it reads alone some other way (otherwise the entry would change nothing, or change rime's word)."""
+    rime, base = rime_words(), base_dictionary()
+    for word, reading in load_stated_words().items():
+        assert len(word) >= 3 and base.get(word) is None, word
+        assert rime.get(word) == tuple(reading.split()), word
+        assert [r for _, r, _ in base.matches(word)] != reading.split(), word
+
+
+@pytest.mark.parametrize("text, word, reading", [
+    ("佢哋日日都排長龍", "排長龍", ["paai4", "coeng4", "lung4"]),  # 長 zoeng2, "to grow", alone
+    ("花粉有好多蛋白質", "蛋白質", ["daan6", "baak6", "zat1"]),  # 蛋白 daan2 baak2, egg white
+    ("下晝去我寫字樓簽合約", "寫字樓", ["se2", "zi6", "lau4"]),
+    ("佢表面上係生意佬", "表面上", ["biu2", "min6", "soeng6"]),  # 表 biu1, a watch
+    ("香港係一個國際大都會", "國際大都會", ["gwok3", "zai3", "daai6", "dou1", "wui6"]),
+])
+def test_the_frontend_reads_a_stated_word_as_stated_and_says_so(text, word, reading):
+    r = Frontend()(text)
+    start = text.index(word)
+    assert r.jyutping[start:start + len(word)] == reading
+    assert set(r.sources[start:start + len(word)]) == {"rime"} and "rime" in SOURCES
+    assert f"rime-cantonese word {word}" in r.why[start]
+
+
+def test_the_stated_words_are_no_part_of_plain_tojyutping_nor_of_a_modal_will():
+    """``stated=False`` (g2p-eval's ToJyutping rows) reads without them; 大家大都會同意 ("most will agree") is no
+    metropolis: only 國際大都會 is stated, not 大都會."""
+    assert Frontend(lexicon={}, stated=False)("排長龍").jyutping[1] == "zoeng2"
+    assert Frontend()("大家大都會同意").jyutping[4] == "wui5"
