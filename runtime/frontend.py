@@ -146,8 +146,10 @@ class Frontend:
         self.strict = strict
         entries = load_lexicon() if lexicon is None else lexicon
         base = base_dictionary() if stated else tojyutping_dictionary()  # (the words kept together are stated too)
-        self._stated_words = load_stated_words() if stated else {}  # rime-cantonese's 蛋白質, chosen by hand
-        self._dictionary = base.layered({**self._stated_words, **entries})  # ToJyutping's words, the lexicon over them
+        stated_words = load_stated_words() if stated else {}  # rime-cantonese's 蛋白質, chosen by hand
+        self._dictionary = base.layered({**stated_words, **entries})  # ToJyutping's words, the lexicon over them
+        # the stated words the lexicon does not read otherwise: their source is rime
+        self._rime_words = frozenset(w for w, r in stated_words.items() if entries.get(w, r) == r)
         self._context = load_context_rules() if context is None else context  # then neighbours, per character
         self._plain = load_plain_words() if plain_words is None else plain_words
         self._stated = stated
@@ -184,15 +186,16 @@ class Frontend:
         matches = self._dictionary.matches(text)
         alone = _read_alone(matches)
         for i, (ch, reading, word) in enumerate(matches):
-            if not reading or not reading.split():
+            syllables = reading.split() if reading else []
+            if not syllables:
                 out.append((ch, None, "", "no reading"))
                 continue
-            if len(reading.split()) > 1:  # ToJyutping's 卅 saa1 aa6 ("thirty"), 粁 cin1 mai5 ("kilometre")
+            if len(syllables) > 1:  # ToJyutping's 卅 saa1 aa6 ("thirty"), 粁 cin1 mai5 ("kilometre")
                 if self._stated and spells_second_syllable(text, i):
-                    out.append((ch, reading.split()[0], "context", f"{ch} before {text[i + 1]}, its second syllable "
-                                f"written out → {reading.split()[0]}"))
+                    out.append((ch, syllables[0], "context", f"{ch} before {text[i + 1]}, its second syllable "
+                                f"written out → {syllables[0]}"))
                 else:
-                    out.append((ch, reading, "ToJyutping", f"ToJyutping character, said in {len(reading.split())} "
+                    out.append((ch, reading, "ToJyutping", f"ToJyutping character, said in {len(syllables)} "
                                 "syllables"))
                 continue
             if self._stated and i not in rewritten and \
@@ -209,8 +212,8 @@ class Frontend:
             # rules learnt where 重 and 會 stand alone)
             rule = self._context.decide(text, i, after_letters) \
                 if len(word) == 1 and i not in rewritten else None
-            source = "rime" if word in self._stated_words and self._dictionary.get(word) == self._stated_words[word] \
-                .replace(" ", ",") else "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
+            source = "rime" if word in self._rime_words \
+                else "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
             # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it; and
             # there the lexicon's reading of a character alone gives way to ToJyutping's where rime-cantonese's word
             # reads it so (體重 cung5: HKCanCor's 重 alone is zung6, "still")
@@ -229,9 +232,8 @@ class Frontend:
                                 f"(rime-cantonese), where the context rule {ch} {rule.where()} → {rule.reading} "
                                 "does not apply"))
                     continue
-            why = f"{source} word {word}" if len(word) > 1 else f"{source} character"
-            if source == "rime":
-                why = f"rime-cantonese word {word}, stated: ToJyutping lacks it and reads its characters otherwise"
+            why = f"rime-cantonese word {word}, stated: ToJyutping lacks it and reads its characters otherwise" \
+                if source == "rime" else f"{source} word {word}" if len(word) > 1 else f"{source} character"
             if len(word) == 1 and (under := reads_under(text, i)):
                 why += f": {under}, where no context rule applies"
             out.append((ch, reading, source, why))

@@ -38,12 +38,17 @@ def load_lexicon(path: str | Path | None = None) -> dict[str, str]:
     return parse_lexicon(Path(path).read_text("utf-8"), str(path))
 
 
+def _package_entries(name: str) -> dict[str, str]:
+    """A package file in the lexicon's format, read without re-validating each line (100 ms of a start-up for the
+    lexicon): its writer validates it, and a test validates the bundled file with parse_lexicon."""
+    text = read_package_text(name)
+    return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
+
+
 @lru_cache(maxsize=1)
 def _bundled() -> dict[str, str]:
-    """The package's own file, read without re-validating each line (100 ms of a start-up): `cantoedge corpus
-    lexicon` validates what it writes, and a test validates the bundled file with parse_lexicon."""
-    text = read_package_text("data/lexicon.tsv")
-    return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    """The package's own lexicon (`cantoedge corpus lexicon` writes it)."""
+    return _package_entries("data/lexicon.tsv")
 
 
 STATED_WORDS_FILE = "data/stated_words.tsv"
@@ -52,6 +57,5 @@ STATED_WORDS_FILE = "data/stated_words.tsv"
 @lru_cache(maxsize=1)
 def load_stated_words() -> dict[str, str]:
     """rime-cantonese's readings of the words chosen by hand (runtime/data/stated_words.tsv: 蛋白質, 排長龍) where
-    ToJyutping lacks the word and reads its characters alone otherwise; same format as the lexicon, read as it is."""
-    text = read_package_text(STATED_WORDS_FILE)
-    return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    ToJyutping lacks the word and reads its characters alone otherwise; same format as the lexicon."""
+    return _package_entries(STATED_WORDS_FILE)
