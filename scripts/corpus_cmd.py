@@ -106,8 +106,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                                   "(val+test splits; everything is built from the train split) and on "
                                   "CantoMap, a corpus annotated by another team that nothing is built or tuned on "
                                   "(both ship with pycantonese); then, with --folds, on whole HKCanCor "
-                                  "conversations never seen in building (lexicon and rules rebuilt per fold).")
+                                  "conversations never seen in building (lexicon and rules rebuilt per fold); "
+                                  "with --cc-canto, on a third team's readings, CC-Canto's dictionary entries.")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    e.add_argument("--cc-canto", type=existing_file, metavar="FILE",
+                   help="CC-Canto's cccanto-webdist.txt (Pleco Software, CC BY-SA 3.0; not bundled): adds a column "
+                        "of its dictionary entries that it reads one way, all Han (22,078 in the 2016-01-15 file)")
     e.add_argument("--folds", type=int_in(0), default=5,
                    help="conversation folds for the cross-validated column, 0 to skip it (default 5; 20 s)")
     e.set_defaults(run=_g2p_eval)
@@ -249,13 +253,17 @@ def _g2p_eval(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from cantoedge.datasets import lexicon
+    from cantoedge.datasets.cc_canto import load_cc_canto
     from cantoedge.datasets.hkcancor import load_annotated, load_cantomap
     from cantoedge.runtime.context import ContextRules
     from cantoedge.runtime.frontend import Frontend
 
+    third = load_cc_canto(args.cc_canto) if args.cc_canto else []  # a bad file is refused before the 25 s of work
     annotated = load_annotated()
     sets = {"HKCanCor held out (val + test)": [u for u in annotated if u.split != "train"],
             "CantoMap (independent annotators, never tuned on)": load_cantomap()}
+    if third:
+        sets["CC-Canto entries (a third team, never tuned on)"] = third
     frontends = {"ToJyutping": Frontend(lexicon={}, context=ContextRules([]), stated=False),
                  "ToJyutping + HKCanCor lexicon": Frontend(context=ContextRules([]), stated=False),
                  "cantoedge (ToJyutping + lexicon + context rules)": Frontend()}

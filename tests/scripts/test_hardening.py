@@ -221,3 +221,14 @@ def test_say_dash_with_standard_input_closed_says_so(tmp_path):
     err = proc.stderr.decode().strip().splitlines()
     assert proc.returncode == 1 and len(err) == 1 and "no standard input" in err[0] and "internal" not in err[0], err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_g2p_eval_refuses_a_file_that_is_not_cc_canto_before_loading_the_corpora(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "readings.tsv"
+    path.write_text("食飯\tsik6 faan6\n", encoding="utf-8")
+    import cantoedge.datasets.hkcancor as hkcancor
+    monkeypatch.setattr(hkcancor, "load_annotated", lambda: pytest.fail("loaded HKCanCor before checking the file"))
+    code, out, err = run_cli(["corpus", "g2p-eval", "--cc-canto", str(path)], capsys)
+    assert code == 1 and "no CC-Canto entry found" in err and not out, err
+    code, out, err = run_cli(["corpus", "g2p-eval", "--cc-canto", str(tmp_path / "missing.txt")], capsys)
+    assert code == 2 and "missing.txt" in err and not out
