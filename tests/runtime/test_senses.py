@@ -109,6 +109,31 @@ def test_ni_before_a_measure_word_is_this(frontend, text, reading):
     assert r.jyutping[r.graphemes.index("呢")] == reading
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("呢幾日天氣好涼爽", "ni1"), ("呢兩個字我想知好耐", "ni1"), ("呢一刻", "ni1"), ("呢球波好靚", "ni1"),
+    ("呢鑊真係好甘", "ni1"), ("呢就係我哋嘅答案", "ni1"), ("算數，呢鑊我骾咗佢", "ni1"),  # after a pause too
+    ("佢踩咗界 呢球界外球", "ni1"),
+    # the particle: after what it marks, after Latin letters, after a silent quote mark; alone: "here you are"
+    ("我呢兩日好忙", "ne1"), ("第二part呢就係第二日", "ne1"), ("同佢Hi呢佢又冇反應", "ne1"),
+    ("《字頭八九十》呢就最後一集", "ne1"), ("呢，俾你", "ne1"), ("呢", "ne1"), ("你呢？", "ne1"),
+    ("呢度好靚", "nei1"), ("呢個係我嘅", "ni1"),  # ToJyutping's own words stand
+])
+def test_ni_opening_a_phrase_is_this(frontend, text, reading):
+    """The particle 呢 follows what it marks, so a 呢 that opens a phrase with more of it after is "this" (呢幾日,
+    呢球波), where ToJyutping reads 呢 alone ne1."""
+    r = frontend(text)
+    i = r.graphemes.index("呢")
+    assert r.jyutping[i] == reading
+    assert ("opening a phrase" in r.why[i]) == (reading == "ni1" and r.sources[i] == "context")
+
+
+def test_ni_opening_a_phrase_is_read_the_same_by_read_han_and_by_the_whole_frontend(frontend):
+    """A bare Han text opens a phrase, as g2p-eval reads one; one after Latin letters does not."""
+    assert frontend.read_han("呢幾日")[0] == ("呢", "ni1") and frontend("呢幾日").jyutping[0] == "ni1"
+    assert frontend.explain_han("呢幾日", after_letters=True)[0][1] == "ne1"
+    assert frontend.explain_han("好呢幾日", opens=frozenset({0, 1}))[1][1] == "ni1"  # after a pause read across
+
+
 @pytest.mark.parametrize("text, index, reading", [
     ("有隻嘢喺度爬下爬下", 6, "haa5"), ("有隻嘢喺度爬下爬下", 8, "haa5"), ("總之我用用下就用唔到", 5, "haa5"),
     ("佢游游下水", 3, "haa5"), ("我哋傾吓傾吓過咗三個鐘", 3, "haa5"), ("我哋傾吓傾吓過咗三個鐘", 5, "haa5"),
