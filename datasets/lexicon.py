@@ -246,6 +246,22 @@ def cross_conversation_agreement(utterances: Sequence[HKUtterance], folds: int =
     return {name: Agreement(name, matched[name], total[name]) for name in total}
 
 
+def canto_hk_g2p_predictor() -> Callable[[str], list[str | None]]:
+    """canto-hk-g2p (Apache-2.0; not a dependency: `pip install canto-hk-g2p==2.6.1`), the G2P the issue compared
+    against: its syllables for a Han run, or None for each character where it gives another count."""
+    try:
+        from canto_hk_g2p import Pipeline
+    except ImportError as e:
+        raise RuntimeError("--canto-hk-g2p needs the package: pip install canto-hk-g2p==2.6.1") from e
+    pipeline = Pipeline()
+
+    def predict(text: str) -> list[str | None]:
+        syllables = pipeline.convert(text).split()
+        return list(syllables) if len(syllables) == len(text) else [None] * len(text)
+
+    return predict
+
+
 def pycantonese_predictor() -> Callable[[str], list[str | None]]:
     import pycantonese
 

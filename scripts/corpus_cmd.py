@@ -114,6 +114,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "of its dictionary entries that it reads one way, all Han (22,078 in the 2016-01-15 file)")
     e.add_argument("--folds", type=int_in(0), default=5,
                    help="conversation folds for the cross-validated column, 0 to skip it (default 5; 20 s)")
+    e.add_argument("--canto-hk-g2p", action="store_true",
+                   help="add a row for canto-hk-g2p, another Cantonese G2P (pip install canto-hk-g2p==2.6.1; not a "
+                        "dependency)")
     e.set_defaults(run=_g2p_eval)
 
     eb = cs.add_parser("eval-bundle", help="pack held-out utterances and the FP32 voice's outputs for `regress`",
@@ -259,6 +262,7 @@ def _g2p_eval(args: argparse.Namespace) -> int:
     from cantoedge.runtime.frontend import Frontend
 
     third = load_cc_canto(args.cc_canto) if args.cc_canto else []  # a bad file is refused before the 25 s of work
+    others = {"canto-hk-g2p": lexicon.canto_hk_g2p_predictor()} if args.canto_hk_g2p else {}  # or refused here
     annotated = load_annotated()
     sets = {"HKCanCor held out (val + test)": [u for u in annotated if u.split != "train"],
             "CantoMap (independent annotators, never tuned on)": load_cantomap()}
@@ -267,16 +271,17 @@ def _g2p_eval(args: argparse.Namespace) -> int:
     frontends = {"ToJyutping": Frontend(lexicon={}, context=ContextRules([]), stated=False),
                  "ToJyutping + HKCanCor lexicon": Frontend(context=ContextRules([]), stated=False),
                  "cantoedge (ToJyutping + lexicon + context rules)": Frontend()}
-    predictors = {"pycantonese": lexicon.pycantonese_predictor(),
+    predictors = {"pycantonese": lexicon.pycantonese_predictor(), **others,
                   **{name: (lambda t, f=f: [s for _, s in f.read_han(t)]) for name, f in frontends.items()}}
+    fixed = len(predictors) - 2  # the rows built from nothing in HKCanCor; the last two are rebuilt per fold
     results = {name: [lexicon.syllable_agreement(p, predict, utts) for p, predict in predictors.items()]
                for name, utts in tqdm(sets.items(), desc="g2p-eval", unit="set", disable=args.json)}
     if args.folds:  # the same rows on unseen conversations: lexicon and rules rebuilt per fold
         built = lexicon.cross_conversation_agreement(annotated, args.folds)
         name = f"HKCanCor by conversation ({args.folds} folds, all annotated)"
         sets[name] = annotated
-        results[name] = [lexicon.syllable_agreement(p, predictors[p], annotated) for p in list(predictors)[:2]] + [
-            lexicon.Agreement(p, built[b].matched, built[b].total) for p, b in zip(list(predictors)[2:], built)]
+        results[name] = [lexicon.syllable_agreement(p, predictors[p], annotated) for p in list(predictors)[:fixed]] + [
+            lexicon.Agreement(p, built[b].matched, built[b].total) for p, b in zip(list(predictors)[fixed:], built)]
     if args.json:
         print(json.dumps({"tojyutping_version": ToJyutping.__version__, "sets": {
             name: {"utterances": len(sets[name]), "results": [

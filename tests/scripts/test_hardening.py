@@ -232,3 +232,11 @@ def test_g2p_eval_refuses_a_file_that_is_not_cc_canto_before_loading_the_corpora
     assert code == 1 and "no CC-Canto entry found" in err and not out, err
     code, out, err = run_cli(["corpus", "g2p-eval", "--cc-canto", str(tmp_path / "missing.txt")], capsys)
     assert code == 2 and "missing.txt" in err and not out
+
+
+def test_g2p_eval_asks_for_canto_hk_g2p_when_its_row_is_wanted_and_it_is_missing(capsys, monkeypatch):
+    import cantoedge.datasets.hkcancor as hkcancor
+    monkeypatch.setitem(sys.modules, "canto_hk_g2p", None)  # as if not installed
+    monkeypatch.setattr(hkcancor, "load_annotated", lambda: pytest.fail("loaded HKCanCor before the check"))
+    code, out, err = run_cli(["corpus", "g2p-eval", "--canto-hk-g2p"], capsys)
+    assert code == 1 and "pip install canto-hk-g2p==2.6.1" in err and not out, err
