@@ -268,21 +268,6 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
         (i == 0 or text[i - 1] not in SO_CUT_SHORT_AFTER)
 
 
-# 咁 opening a phrase right before a pronoun or a word that goes on from what was said (咁我哋不如出去食, 咁你做咗咩,
-# 咁就係點解, 咁係咪, 咁又點呀, 咁咪打和囉, 咁點算, 咁即係) is "so", "then", gam2, the 噉 that informal writing puts 咁
-# for; ToJyutping reads 咁 alone gam3, the degree word, which an adjective follows (咁多, 咁大, 咁耐, 咁好, 咁貴).
-# 229 places of CTCPC and Common Voice, each "then" as read; HKCanCor writes that "then" 噉 (its one such 咁,
-# 咁即係虛無, it reads gam3).
-THEN_BEFORE = "我你佢就係又咪點即"
-
-
-def _opens_with_then(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> bool:
-    """Whether ``matches[i]``, a 咁 read alone, opens a phrase (``opens``) right before one of THEN_BEFORE."""
-    ch, _, word = matches[i]
-    return ch == LIKE_THAT and len(word) == 1 and i in opens and i + 1 < len(text) and i + 1 not in opens and \
-        text[i + 1] in THEN_BEFORE
-
-
 # Characters that informal Hong Kong writing puts for the particle or the suffix it says: 哂 for 晒, "all" (搞掂哂,
 # 冇哂, 走哂: saai3; ToJyutping reads 哂 alone can2, the literary "smile" of 哂笑, 微哂, 一哂), and 既 for 嘅, the
 # possessive (你既威力, 咁既話, 食既: ge3; ToJyutping reads 既 alone gei3, "since" or "both", as in 既然, 既往, 既定,
@@ -414,9 +399,6 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _like_that(text, i, before_word):
         return LIKE_THAT_SAID, (f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" (好似…咁, 係咁), not "
                                 "\"so\", which needs a word after it")
-    if _opens_with_then(text, matches, i, opens):
-        return LIKE_THAT_SAID, (f"{ch} opening a phrase before {text[i + 1]} → {LIKE_THAT_SAID}, \"then\" (噉), not "
-                                "the degree word, which an adjective follows")
     if _about(text, i):
         return ABOUT_SAID, f"{ch} after the count {text[i - 2:i]} → {ABOUT_SAID}, \"about\""
     if _a_holiday(text, matches, i):

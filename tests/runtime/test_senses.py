@@ -77,22 +77,6 @@ def test_like_that_closing_a_phrase_reads_gam2_and_so_before_a_word_gam3(fronten
         assert r.sources[i] == "context" and '"like that"' in r.why[i]
 
 
-@pytest.mark.parametrize("text, reading", [
-    ("咁我哋不如出去食", "gam2"), ("咁你做咗咩", "gam2"), ("咁就係點解", "gam2"), ("好，咁點算", "gam2"),
-    ("咁係咪真係有可能", "gam2"), ("咁又點呀", "gam2"), ("咁咪打和囉", "gam2"), ("咁即係話", "gam2"),
-    ("你飲咗酒 咁你今晚要諗下", "gam2"),  # after a pause
-    # the degree word: an adjective after it, or not opening a phrase, or a word of the dictionary's
-    ("咁多人", "gam3"), ("咁大聲", "gam3"), ("咁貴你都買", "gam3"), ("佢咁我都冇辦法", "gam3"), ("咁樣做", "gam2"),
-])
-def test_so_opening_a_phrase_before_a_pronoun_reads_gam2(frontend, text, reading):
-    """咁 opening a phrase before a pronoun or 就, 係, 又, 咪, 點, 即 is "then", the 噉 informal writing puts 咁 for;
-    ToJyutping reads it alone gam3, the degree word an adjective follows."""
-    r = frontend(text)
-    i = r.graphemes.index("咁")
-    assert r.jyutping[i] == reading
-    assert ('"then"' in r.why[i]) == (reading == "gam2" and r.sources[i] == "context")
-
-
 @pytest.mark.parametrize("text, char, reading", [
     ("差唔多搞掂哂", "哂", "saai3"), ("冇哂精英部隊", "哂", "saai3"), ("佢微哂", "哂", "can2"),
     ("見識到你既威力", "既", "ge3"), ("都係可以再食既", "既", "ge3"), ("係咁既話就唔會", "既", "ge3"),
