@@ -193,19 +193,29 @@ def _read_before(text: str, matches: list[Match], i: int) -> tuple[ReadBefore, s
     return stated, following
 
 
-# 呢 opening a phrase, with more of the phrase after it, is "this", ni1 (呢幾日, 呢兩個字, 呢一刻, 呢球波, 呢就係):
-# the particle follows what it marks, so none opens a phrase. ToJyutping reads 呢 alone ne1, so these read the
-# particle (460 places of CTCPC and Common Voice, 300 of them before a number; "this" in all but a disfluent
-# transcript's -呢覺得). Not alone in its phrase (呢，俾你: "here you are", ne1), nor right after Latin letters
-# (第二part呢就係, 同佢Hi呢佢又: the particle after an English word); a quote or a title's mark is silent and opens
-# nothing (《字頭八九十》呢就最後一集: HKCanCor reads it ne1).
-THIS, THIS_SAID = "呢", "ni1"
+# 呢 where the particle cannot stand, with more of the phrase after it, is "this", ni1: opening a phrase (呢幾日,
+# 呢兩個字, 呢一刻, 呢球波, 呢就係), since the particle follows what it marks, or right after a preposition that needs
+# its object (喺呢一刻, 將呢兩間房打通, 對呢一單案件, 從呢幾個行星; rime-cantonese: 對呢方面 nei1). ToJyutping reads 呢
+# alone ne1, so these read the particle: 460 places of CTCPC and Common Voice opening a phrase (300 before a number),
+# "this" in all but a disfluent transcript's -呢覺得, and 45 after a preposition, each "this". Not alone
+# in its phrase (呢，俾你: "here you are", ne1), nor right after Latin letters (第二part呢就係: the particle after an
+# English word); a quote or a title's mark is silent and opens nothing (《字頭八九十》呢就最後一集: HKCanCor reads it
+# ne1). Not after 於, 由, 響 or 在, which end words that the particle follows (由於呢, 在於呢, 理由呢, 音響呢, 爭在呢).
+THIS, THIS_SAID, NEEDS_OBJECT = "呢", "ni1", "喺將把對向從被"
 
 
-def _opens_with_this(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> bool:
-    """Whether ``matches[i]``, a 呢 read alone, opens a phrase (``opens``: the places that do) and more follows."""
+def _stands_for_this(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str | None:
+    """Where ``matches[i]``, a 呢 read alone with more of its phrase after it, is "this": "opening a phrase", "after
+    the preposition X", or None (``opens``: the places that open a phrase)."""
     ch, _, word = matches[i]
-    return ch == THIS and len(word) == 1 and i in opens and i + 1 < len(text) and i + 1 not in opens
+    if ch != THIS or len(word) != 1 or i + 1 >= len(text) or i + 1 in opens:
+        return None
+    if i in opens:
+        return "opening a phrase"
+    before = matches[i - 1] if i > 0 else None
+    if before is not None and before[0] in NEEDS_OBJECT and len(before[2]) == 1:
+        return f"after the preposition {before[0]}"
+    return None
 
 
 # 假 taken or given as time off is "a holiday", gaa3 (放咗假, 放完假, 請半日假, 三日假, 有假放), as ToJyutping's own
@@ -410,9 +420,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         role = f"{before.role} " if before.role else ""
         return before.reading, (f"{ch} before {role}{following} → {before.reading}, \"{before.sense}\", as in "
                                 f"{before.like}")
-    if _opens_with_this(text, matches, i, opens):
-        return THIS_SAID, (f"{ch} opening a phrase, more of it after → {THIS_SAID}, \"this\": the particle follows "
-                           "what it marks")
+    if where := _stands_for_this(text, matches, i, opens):
+        return THIS_SAID, (f"{ch} {where}, more of the phrase after it → {THIS_SAID}, \"this\": no particle stands "
+                           "there")
     if is_modal(text, i):
         return WILL_SAID, f"{ch} in 唔{ch} or {ch}唔{ch} → {WILL_SAID}, \"will\", the modal, a word of its own"
     if _a_daughter(text, matches, i):

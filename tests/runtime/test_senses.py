@@ -117,14 +117,18 @@ def test_ni_before_a_measure_word_is_this(frontend, text, reading):
     ("我呢兩日好忙", "ne1"), ("第二part呢就係第二日", "ne1"), ("同佢Hi呢佢又冇反應", "ne1"),
     ("《字頭八九十》呢就最後一集", "ne1"), ("呢，俾你", "ne1"), ("呢", "ne1"), ("你呢？", "ne1"),
     ("呢度好靚", "nei1"), ("呢個係我嘅", "ni1"),  # ToJyutping's own words stand
+    # after a preposition that needs its object; not after a word ending in one's character
+    ("喺呢一刻我哋", "ni1"), ("我想將呢兩間房打通", "ni1"), ("我哋對呢一單案件", "ni1"), ("從呢幾個行星", "ni1"),
+    ("噉由於呢我哋今日", "ne1"), ("玩音響呢就追求", "ne1"), ("唔爭在呢十蚊八蚊啦", "ne1"), ("佢喺呢", "ne1"),
 ])
-def test_ni_opening_a_phrase_is_this(frontend, text, reading):
+def test_ni_opening_a_phrase_or_after_a_preposition_is_this(frontend, text, reading):
     """The particle 呢 follows what it marks, so a 呢 that opens a phrase with more of it after is "this" (呢幾日,
-    呢球波), where ToJyutping reads 呢 alone ne1."""
+    呢球波), and so is one right after a preposition that needs its object (喺呢一刻), where ToJyutping reads 呢
+    alone ne1."""
     r = frontend(text)
     i = r.graphemes.index("呢")
     assert r.jyutping[i] == reading
-    assert ("opening a phrase" in r.why[i]) == (reading == "ni1" and r.sources[i] == "context")
+    assert ('"this": no particle stands there' in r.why[i]) == (reading == "ni1" and r.sources[i] == "context")
 
 
 def test_ni_opening_a_phrase_is_read_the_same_by_read_han_and_by_the_whole_frontend(frontend):
