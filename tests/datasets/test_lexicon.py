@@ -173,7 +173,7 @@ def test_cantomap_is_an_independent_test_set_where_context_rules_still_gain():
     tj = syllable_agreement("ToJyutping", lambda t: [s for _, s in plain.read_han(t)], utts)
     ce = syllable_agreement("cantoedge", lambda t: [s for _, s in ours.read_han(t)], utts)
     assert tj.total == ce.total > 100_000
-    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.53 points (+2.9 with rules in words)
+    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.51 points (+2.9 with rules in words)
 
 
 def test_the_canto_hk_g2p_row_reads_a_run_as_the_package_does():
