@@ -110,8 +110,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                   "with --cc-canto, on a third team's readings, CC-Canto's dictionary entries.")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
     e.add_argument("--cc-canto", type=existing_file, metavar="FILE",
-                   help="CC-Canto's cccanto-webdist.txt (Pleco Software, CC BY-SA 3.0; not bundled): adds a column "
-                        "of its dictionary entries that it reads one way, all Han (22,078 in the 2016-01-15 file)")
+                   help="CC-Canto's cccanto-webdist.txt (Pleco Software, CC BY-SA 3.0; not bundled; the pip package "
+                        "pinyin_jyutping_sentence 1.3 ships the 2016-01-15 file): adds a column of its dictionary "
+                        "entries that it reads one way, all Han (22,083 in that file)")
     e.add_argument("--folds", type=int_in(0), default=5,
                    help="conversation folds for the cross-validated column, 0 to skip it (default 5; 20 s)")
     e.add_argument("--canto-hk-g2p", action="store_true",
