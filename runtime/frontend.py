@@ -173,8 +173,8 @@ class Frontend:
         return [(ch, reading) for ch, reading, _, _ in self.explain_han(text)]
 
     def explain_han(self, text: str, after_word: bool = False, before_word: bool = False,
-                    rewritten: frozenset[int] = frozenset(), after_letters: bool = False,
-                    ahead: str = "", opens: frozenset[int] | None = None) -> list[tuple[str, str | None, str, str]]:
+                    rewritten: frozenset[int] = frozenset(), after_letters: bool = False, ahead: str = "",
+                    after_pause: frozenset[int] = frozenset()) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
         run follows an English word (check下); ``before_word``: Latin letters follow it (check下個email);
@@ -182,9 +182,9 @@ class Frontend:
         reading (a rule wrote 年度 after a year: 度 dou6, where HKCanCor's 一年度, "about a year", taught 度 after 年
         dou2); ``after_letters``: any word in Latin letters or Jyutping comes right before it (喺IFC度), so its start
         is no phrase's start to the context rules; ``ahead``: the Han text of the next few runs (既 … ，又);
-        ``opens``: the places that open a phrase (default: the start, unless ``after_letters``)."""
-        if opens is None:
-            opens = frozenset() if after_letters else frozenset({0})
+        ``after_pause``: the places right after a pause read across; these and the start, unless ``after_letters``,
+        open a phrase."""
+        opens = after_pause if after_letters else after_pause | {0}
         out = []
         matches = self._dictionary.matches(text)
         alone = _read_alone(matches)
@@ -249,17 +249,17 @@ class Frontend:
         pause among them is read across, and comes back in its place as (pause, None, "pause", "")."""
         han = [seg for seg in run if seg.kind == "han"]
         starts = [0]
-        opens = set() if after_letters else {0}  # a phrase opens at the run's start and after each pause in it
+        after_pause = set()
         for seg, before in zip(run, [None, *run]):
             if seg.kind == "han":
                 if before is not None and before.kind == "pause":
-                    opens.add(starts[-1])
+                    after_pause.add(starts[-1])
                 starts.append(starts[-1] + len(seg.text))
         text = "".join(seg.text for seg in han)
         rewritten = frozenset(i for seg, start, end in zip(han, starts, starts[1:]) if seg.source
                               for i in range(start, end) if text[i] not in NUMERAL_READINGS)  # 兩千零 leng4 stays
         pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten, after_letters, ahead,
-                                 frozenset(opens))
+                                 frozenset(after_pause))
         out, start = [], 0
         for seg in run:
             if seg.kind == "pause":

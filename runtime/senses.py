@@ -212,9 +212,8 @@ def _stands_for_this(text: str, matches: list[Match], i: int, opens: frozenset[i
         return None
     if i in opens:
         return "opening a phrase"
-    before = matches[i - 1] if i > 0 else None
-    if before is not None and before[0] in NEEDS_OBJECT and len(before[2]) == 1:
-        return f"after the preposition {before[0]}"
+    if i > 0 and matches[i - 1][0] in NEEDS_OBJECT and len(matches[i - 1][2]) == 1:
+        return f"after the preposition {matches[i - 1][0]}"
     return None
 
 
@@ -386,11 +385,10 @@ WILL_SAID = "wui5"
 
 
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
-                 ahead: str = "", opens: frozenset[int] = frozenset({0})) -> tuple[str, str] | None:
+                 ahead: str = "", opens: frozenset[int] = frozenset()) -> tuple[str, str] | None:
     """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:
     the run follows an English word; ``before_word``: Latin letters follow it; ``ahead``: the next runs' Han text;
-    ``opens``: the places that open a phrase (the run's start, unless Latin letters come before it, and after a
-    pause)."""
+    ``opens``: the places that open a phrase (``Frontend.explain_han`` says which)."""
     ch = matches[i][0]
     if i == 0 and after_word and _after_english_verb(text, before_word):
         said = AFTER_ENGLISH_VERB[ch]

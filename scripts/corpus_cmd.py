@@ -274,11 +274,11 @@ def _g2p_eval(args: argparse.Namespace) -> int:
                  "cantoedge (ToJyutping + lexicon + context rules)": Frontend()}
     predictors = {"pycantonese": lexicon.pycantonese_predictor(), **others,
                   **{name: (lambda t, f=f: [s for _, s in f.read_han(t)]) for name, f in frontends.items()}}
-    fixed = len(predictors) - 2  # the rows built from nothing in HKCanCor; the last two are rebuilt per fold
     results = {name: [lexicon.syllable_agreement(p, predict, utts) for p, predict in predictors.items()]
                for name, utts in tqdm(sets.items(), desc="g2p-eval", unit="set", disable=args.json)}
     if args.folds:  # the same rows on unseen conversations: lexicon and rules rebuilt per fold
         built = lexicon.cross_conversation_agreement(annotated, args.folds)
+        fixed = len(predictors) - len(built)  # the rows built from nothing in HKCanCor; the rest are rebuilt per fold
         name = f"HKCanCor by conversation ({args.folds} folds, all annotated)"
         sets[name] = annotated
         results[name] = [lexicon.syllable_agreement(p, predictors[p], annotated) for p in list(predictors)[:fixed]] + [

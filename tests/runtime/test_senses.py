@@ -135,7 +135,7 @@ def test_ni_opening_a_phrase_is_read_the_same_by_read_han_and_by_the_whole_front
     """A bare Han text opens a phrase, as g2p-eval reads one; one after Latin letters does not."""
     assert frontend.read_han("呢幾日")[0] == ("呢", "ni1") and frontend("呢幾日").jyutping[0] == "ni1"
     assert frontend.explain_han("呢幾日", after_letters=True)[0][1] == "ne1"
-    assert frontend.explain_han("好呢幾日", opens=frozenset({0, 1}))[1][1] == "ni1"  # after a pause read across
+    assert frontend.explain_han("好呢幾日", after_pause=frozenset({1}))[1][1] == "ni1"  # after a pause read across
 
 
 @pytest.mark.parametrize("text, index, reading", [
