@@ -24,20 +24,23 @@ class CCCantoError(ValueError):
 def read_entries(path: str | Path) -> dict[str, set[tuple[str, ...]]]:
     """Every all-Han headword with a valid syllable per character -> the readings the file gives it."""
     readings: dict[str, set[tuple[str, ...]]] = defaultdict(set)
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            match = _ENTRY.match(line)
-            if match is None:
-                continue  # comments, the boilerplate line, a malformed entry
-            word, jyutping = match.groups()
-            if not all(is_han(ch) for ch in word):
-                continue  # punctuation, Latin letters, digits inside the headword
-            try:
-                syllables = tuple(str(s) for s in parse_jyutping(jyutping))
-            except JyutpingError:
-                continue
-            if len(syllables) == len(word):
-                readings[word].add(syllables)
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise CCCantoError(f"{path}: not UTF-8 text (byte {e.start}): not a CC-Canto file") from e
+    for line in lines:
+        match = _ENTRY.match(line)
+        if match is None:
+            continue  # comments, the boilerplate line, a malformed entry
+        word, jyutping = match.groups()
+        if not all(is_han(ch) for ch in word):
+            continue  # punctuation, Latin letters, digits inside the headword
+        try:
+            syllables = tuple(str(s) for s in parse_jyutping(jyutping))
+        except JyutpingError:
+            continue
+        if len(syllables) == len(word):
+            readings[word].add(syllables)
     return readings
 
 

@@ -49,6 +49,13 @@ def test_the_entries_are_scored_as_the_corpora_are(sample):
     assert (agreement.matched, agreement.total) == (2, 3)
 
 
+def test_a_file_that_is_not_utf8_text_is_refused_by_name(tmp_path):
+    path = tmp_path / "cccanto.txt"
+    path.write_bytes("一世人 一世人 [yi1 shi4 ren2] {jat1 sai3 jan4} /x/\n".encode("big5"))
+    with pytest.raises(CCCantoError, match=r"cccanto.txt: not UTF-8 text \(byte 0\)"):
+        load_cc_canto(path)
+
+
 def test_a_file_with_no_entry_is_refused_with_what_was_expected(tmp_path):
     path = tmp_path / "words.txt"
     path.write_text("一世人\tjat1 sai3 jan4\n", encoding="utf-8")
