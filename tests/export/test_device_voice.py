@@ -7,7 +7,11 @@ not) and differ in their last bits: measured between two machines of this projec
 place on 18 of the vocoder's 44 scales, 1e-4 of the audio's norm."""
 
 import json
+import re
+import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -131,3 +135,25 @@ def test_bundle_differences_tell_float_noise_from_a_changed_voice(tmp_path):
     durations = dict(noisy, **{"0/fp32_own_durations": arrays["0/fp32_own_durations"] + 1})
     np.savez(tmp_path / "durations.npz", **durations)
     assert bundle_differences(tmp_path / "durations.npz", bundle)[0].startswith("0/fp32_own_durations")
+
+
+@pytest.mark.slow
+def test_the_readmes_reproduce_command_calibrates_without_a_corpus(tmp_path):
+    """The README's export-and-calibrate line, run as written in a fresh folder that has the repository's
+    `export/` and no `data/corpus`: it succeeds and measures the committed thresholds."""
+    from cantoedge.calibrate.derive import RANGES_FILE
+    from cantoedge.calibrate.ranges import Ranges
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- reproduce-int8 -->\s*```(?:bash)?\n(.+?)\n```", text, re.S)
+    assert block, "README.md must mark its export-and-calibrate command"
+    (tmp_path / "export").symlink_to(ROOT / "export")
+    exe = Path(sys.executable).with_name("cantoedge")
+    for part in block.group(1).split("&&"):
+        argv = shlex.split(part)
+        assert argv[0] == "cantoedge"
+        done = subprocess.run([str(exe), *argv[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    graphs = tmp_path / "build" / "voice"
+    assert sorted(p.name for p in graphs.glob("*.int8.onnx")) == sorted(s.filename("int8") for s in GRAPHS)
+    assert threshold_drift(Ranges.load(graphs / RANGES_FILE), Ranges.load(COMMITTED_RANGES)) == []
