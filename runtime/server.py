@@ -220,11 +220,21 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         declared = int(request.headers.get("content-length") or 0)
         if declared > settings.max_body_bytes:
             raise ApiError(413, f"request body is {declared} bytes; the limit is {settings.max_body_bytes}")
-        parsed = parse(await request.body())
+        parsed = parse(await bounded_body(request))
         if in_progress[0] >= settings.max_queue:
             raise ApiError(503, f"{in_progress[0]} requests are in progress (the limit): try again shortly",
                            "overloaded")
         return parsed
+
+    async def bounded_body(request: Request) -> bytes:
+        """The body as it arrives, refused once it passes the limit: a chunked body declares no length, and
+        reading it whole first let one client fill the device's memory before the 413."""
+        body = bytearray()
+        async for part in request.stream():
+            body += part
+            if len(body) > settings.max_body_bytes:
+                raise ApiError(413, f"request body is more than {settings.max_body_bytes} bytes (the limit)")
+        return bytes(body)
 
     async def start(text: str, config: SynthesisConfig, started: float):
         """The request's chunk iterator and its first chunk: errors before any byte become a JSON error."""

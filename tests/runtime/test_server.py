@@ -3,6 +3,7 @@ client), concurrent clients, a client that vanishes mid-stream, and bad requests
 
 import base64
 import io
+import socket
 import threading
 import time
 import wave
@@ -207,6 +208,25 @@ def test_malformed_oversize_and_unauthorised_requests(server):
     assert post(url, {"model": "m", "input": "你好", "voice": "v"}, token="wrong").status_code == 401
     assert httpx.get(f"{url}/v1/models").status_code == 401
     assert httpx.get(f"{url}/v1/models", headers={"Authorization": "Bearer s3cret"}).json()["data"][0]["id"]
+
+
+def test_a_chunked_body_past_the_limit_is_refused_while_it_is_still_arriving(server):
+    """A chunked body declares no length: the server stops reading at the limit and answers 413, and does not
+    wait for (and hold in memory) whatever the client would send next."""
+    url, _ = server
+    host, port = url.removeprefix("http://").split(":")
+    part = b"x" * 32_768
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\n"
+                     b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for _ in range(3):  # 96 kB of a body that never ends
+            conn.sendall(b"%x\r\n" % len(part) + part + b"\r\n")
+        answer = b""
+        while b"}}" not in answer:
+            data = conn.recv(4096)  # times out if the server is still waiting for the body's end
+            assert data, answer
+            answer += data
+    assert answer.startswith(b"HTTP/1.1 413") and b"more than 65536 bytes" in answer
 
 
 def test_a_full_queue_answers_503_with_retry_after(voice):
