@@ -1,7 +1,7 @@
 """`cantoedge serve`: the voice over HTTP (Starlette on uvicorn, prometheus-client; no hand-written HTTP or
 metrics code). OpenAI's speech API shape, streamed with chunked transfer as each window is made; a bounded
-queue (503 with Retry-After), body and text limits (413, 422), a per-request time limit, bearer-token auth,
-and a client that disconnects stops its synthesis at the next window.
+queue (503 with Retry-After), body and text limits (413, 422), a per-request time limit (a client that stops
+reading is dropped at it), bearer-token auth, and a client that disconnects stops its synthesis at the next window.
 
 Requests share one voice. With batching (the default), each request synthesises in its own worker thread
 and the decoder's and vocoder's windows of concurrent requests run together as one batched graph call
@@ -12,9 +12,11 @@ window is due when it arrives, each later one when the audio sent so far would h
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import json
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -43,6 +45,8 @@ ELEVENLABS_FORMATS = {**{f"pcm_{r}": "audio/pcm" for r in OUTPUT_RATES},
                       **{f"wav_{r}": "audio/wav" for r in OUTPUT_RATES}, "ulaw_8000": "audio/basic"}
 ELEVENLABS_MODES = ("", "stream", "with-timestamps")  # /v1/text-to-speech/{voice_id}[/mode]
 MODEL_ID = "cantoedge-yue"
+# after a request's --timeout, how long one send may still wait for a client to read before it is dropped
+SEND_GRACE_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -197,6 +201,29 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         turns = DeadlineSemaphore(voice.workers)  # windows in its step, as the pool's FIFO queue would let a new
         voice.workers = 1  # request's first window wait behind every stream's queued windows
 
+    class TimedStream(StreamingResponse):
+        """A stream whose every send must go out before the request's deadline (``--timeout`` after it arrived):
+        a client that stops reading and keeps its socket open would otherwise hold its place in the queue for
+        as long as it liked, as the send waits for room in the socket. Past the deadline the connection is
+        dropped, not ended, so the client cannot take the cut audio for the whole."""
+
+        def __init__(self, content, started: float, **kwargs):
+            super().__init__(content, **kwargs)
+            self.deadline = started + settings.timeout_s
+
+        async def stream_response(self, send) -> None:
+            async def timed(message) -> None:
+                # the stream's own check ends a slow request cleanly first; this catches a send that never returns
+                await asyncio.wait_for(send(message), max(self.deadline - time.perf_counter(), 0.0) + SEND_GRACE_S)
+
+            try:
+                await super().stream_response(timed)
+            except TimeoutError:
+                metrics.errors.labels("stalled_client").inc()
+                logging.getLogger(__name__).warning("dropped a client that stopped reading for %g s",
+                                                    settings.timeout_s)
+                await self.body_iterator.aclose()  # its place in the queue and its synthesis end here
+
     def error(endpoint: str, exc: ApiError) -> JSONResponse:
         metrics.requests.labels(endpoint, str(exc.status)).inc()
         metrics.errors.labels(exc.kind).inc()
@@ -311,8 +338,8 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
             return error("speech", exc)
         metrics.requests.labels("speech", "200").inc()
         if not asked.sse:
-            return StreamingResponse(stream(chunks, first, started, asked.fmt), media_type=FORMATS[asked.fmt])
-        return StreamingResponse(speech_events(asked, chunks, first, started), media_type="text/event-stream",
+            return TimedStream(stream(chunks, first, started, asked.fmt), started, media_type=FORMATS[asked.fmt])
+        return TimedStream(speech_events(asked, chunks, first, started), started, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Audio-Media-Type": FORMATS[asked.fmt]})
 
     async def speech_events(asked: SpeechRequest, chunks, first, started: float):
@@ -346,7 +373,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         container, rate_text = fmt.split("_")
         rate, media = int(rate_text), ELEVENLABS_FORMATS[fmt]
         if mode != "with-timestamps":
-            return StreamingResponse(stream(chunks, first, started, container, rate=rate), media_type=media)
+            return TimedStream(stream(chunks, first, started, container, rate=rate), started, media_type=media)
         timings: list = []
         audio = b"".join([piece async for piece in stream(chunks, first, started, container, timings, rate)])
         graphemes = voice.frontend(text).graphemes

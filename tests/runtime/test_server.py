@@ -241,6 +241,27 @@ def test_a_full_queue_answers_503_with_retry_after(voice):
             assert r.status_code == 503 and r.headers["retry-after"] == "1"
 
 
+def test_a_client_that_stops_reading_is_dropped_at_the_timeout_and_frees_its_place(voice):
+    """A client that keeps its socket open but reads nothing stalls the server's sends: past --timeout the
+    server drops the connection, so the request no longer holds a place in the queue."""
+    with serving(voice, ServerSettings(timeout_s=2, max_queue=1)) as (url, srv):
+        host, port = url.removeprefix("http://").split(":")
+        body = ('{"model": "m", "voice": "v", "response_format": "pcm", "input": "%s"}' % (LONG * 20)).encode()
+        with socket.socket() as conn:
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # minutes of audio, and no room for it
+            conn.connect((host, int(port)))
+            conn.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            deadline = time.time() + 30
+            while httpx.get(f"{url}/healthz").json()["in_progress"]:
+                assert time.time() < deadline, "a client that reads nothing still holds its place"
+                time.sleep(0.2)
+            assert httpx.post(f"{url}/v1/audio/speech", json={"model": "m", "input": "你好", "voice": "v"},
+                              timeout=60).status_code == 200  # its place is free (max_queue=1)
+        metrics = srv.config.app.state.metrics
+        assert metrics.errors.labels("stalled_client")._value.get() == 1
+
+
 def test_metrics_are_prometheus_text(server):
     url, _ = server
     post(url, {"model": "m", "input": "你好。", "voice": "v"})
