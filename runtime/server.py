@@ -247,7 +247,11 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
         declared = int(request.headers.get("content-length") or 0)
         if declared > settings.max_body_bytes:
             raise ApiError(413, f"request body is {declared} bytes; the limit is {settings.max_body_bytes}")
-        parsed = parse(await bounded_body(request))
+        try:  # a body that dribbles in would hold its connection open for as long as its client liked
+            body = await asyncio.wait_for(bounded_body(request), settings.timeout_s)
+        except TimeoutError:
+            raise ApiError(408, f"the request body did not arrive within {settings.timeout_s:g} s") from None
+        parsed = parse(body)
         if in_progress[0] >= settings.max_queue:
             raise ApiError(503, f"{in_progress[0]} requests are in progress (the limit): try again shortly",
                            "overloaded")

@@ -262,6 +262,20 @@ def test_a_client_that_stops_reading_is_dropped_at_the_timeout_and_frees_its_pla
         assert metrics.errors.labels("stalled_client")._value.get() == 1
 
 
+def test_a_body_that_does_not_arrive_within_the_timeout_gets_408(voice):
+    with serving(voice, ServerSettings(timeout_s=1)) as (url, _):
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as conn:
+            conn.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100\r\n\r\n{")  # and nothing more
+            answer = b""
+            while b"}}" not in answer:
+                data = conn.recv(4096)
+                assert data, answer
+                answer += data
+        assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive within 1 s" in answer
+
+
 def test_metrics_are_prometheus_text(server):
     url, _ = server
     post(url, {"model": "m", "input": "你好。", "voice": "v"})
