@@ -48,7 +48,8 @@ def load_cc_canto(path: str | Path) -> list[HKUtterance]:
     """The entries read one way, one utterance each in the file's order (split "test"); a headword the file reads
     two ways (嗰排 go2 paai4 and paai2) is left out, since no reading of it could agree with both."""
     entries = read_entries(path)
-    items = [HKUtterance(f"cccanto{i:05d}", tuple(Word(ch, (s,)) for ch, s in zip(word, next(iter(readings)))), "test")
+    items = [HKUtterance(f"cccanto{i:05d}", tuple(Word(ch, (s,)) for ch, s in zip(word, next(iter(readings)))), "test",
+                         i)  # each entry its own group: the file's words were annotated one by one
              for i, (word, readings) in enumerate(entries.items()) if len(readings) == 1]
     if not items:
         raise CCCantoError(f"{path}: no CC-Canto entry found; expected lines such as "

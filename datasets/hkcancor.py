@@ -119,9 +119,14 @@ def load_cantomap() -> list[HKUtterance]:
     folder = Path(pycantonese.__file__).parent / "data" / "cantomap" / "extracted"
     if not folder.is_dir():
         raise FileNotFoundError(f"pycantonese {pycantonese.__version__} has no CantoMap data at {folder}")
+    reader = pycantonese.read_chat(str(folder))
+    # a dialogue's files are named for its two speakers (Subjects-11_12__...): their utterances are one group
+    pairs = [Path(p).name.split("__")[0] for p in reader.file_paths]
+    pair_ids = {pair: k for k, pair in enumerate(sorted(set(pairs)))}
     out = []
-    for i, utt in enumerate(pycantonese.read_chat(str(folder)).utterances()):
+    utterances = ((pair, utt) for pair, utts in zip(pairs, reader.utterances(by_file=True)) for utt in utts)
+    for i, (pair, utt) in enumerate(utterances):
         words = _clean_words(utt.tokens)
         if words:
-            out.append(HKUtterance(f"cmap{i:05d}", words, "test"))
+            out.append(HKUtterance(f"cmap{i:05d}", words, "test", pair_ids[pair]))
     return out

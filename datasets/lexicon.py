@@ -175,22 +175,31 @@ class Agreement:
     name: str
     matched: int
     total: int
+    # (group, matched, total) per conversation the utterances came from, sorted: what a confidence interval
+    # resamples, since a conversation's syllables share its words and are not independent of each other
+    groups: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def rate(self) -> float:
         return self.matched / self.total if self.total else 0.0
 
 
+def grouped_agreement(name: str, counts: dict[int, tuple[int, int]]) -> Agreement:
+    """An Agreement from (matched, total) per group."""
+    groups = tuple((g, m, t) for g, (m, t) in sorted(counts.items()))
+    return Agreement(name, sum(m for _, m, _ in groups), sum(t for _, _, t in groups), groups)
+
+
 def syllable_agreement(name: str, predict: Callable[[str], Sequence[str | None]],
                        utterances: Iterable[HKUtterance]) -> Agreement:
-    """Share of hand-labelled syllables a predictor reproduces, character by character."""
-    matched = total = 0
+    """Share of hand-labelled syllables a predictor reproduces, character by character, kept per conversation."""
+    counts: dict[int, tuple[int, int]] = {}
     for utt in utterances:
         for text, ref in han_runs(utt):
             pred = list(predict(text))
-            total += len(ref)
-            matched += sum(p == r for p, r in zip(pred, ref))
-    return Agreement(name, matched, total)
+            matched, total = counts.get(utt.conversation, (0, 0))
+            counts[utt.conversation] = (matched + sum(p == r for p, r in zip(pred, ref)), total + len(ref))
+    return grouped_agreement(name, counts)
 
 
 def own_entries(entries: dict[str, str], utterances: Iterable[HKUtterance]) -> frozenset[str]:
@@ -234,16 +243,14 @@ def cross_conversation_agreement(utterances: Sequence[HKUtterance], folds: int =
     """Agreement on conversations never seen in building: HKCanCor's files in ``folds`` groups (file index mod
     folds), each scored with a lexicon and context rules built from the others (a stricter split than the
     utterance hash, whose held-out lines share their conversations' words with the training split)."""
-    matched: collections.Counter[str] = collections.Counter()
-    total: collections.Counter[str] = collections.Counter()
+    counts: dict[str, dict[int, tuple[int, int]]] = collections.defaultdict(dict)
     for fold in range(folds):
         train = [u for u in utterances if u.conversation % folds != fold]
         test = [u for u in utterances if u.conversation % folds == fold]
         for name, frontend in built_frontends(train).items():
             a = syllable_agreement(name, lambda t, f=frontend: [s for _, s in f.read_han(t)], test)
-            matched[name] += a.matched
-            total[name] += a.total
-    return {name: Agreement(name, matched[name], total[name]) for name in total}
+            counts[name].update({g: (m, t) for g, m, t in a.groups})  # each conversation is tested in one fold
+    return {name: grouped_agreement(name, by_group) for name, by_group in counts.items()}
 
 
 def canto_hk_g2p_predictor() -> Callable[[str], list[str | None]]:

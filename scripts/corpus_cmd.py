@@ -107,7 +107,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                   "CantoMap, a corpus annotated by another team that nothing is built or tuned on "
                                   "(both ship with pycantonese); then, with --folds, on whole HKCanCor "
                                   "conversations never seen in building (lexicon and rules rebuilt per fold); "
-                                  "with --cc-canto, on a third team's readings, CC-Canto's dictionary entries.")
+                                  "with --cc-canto, on a third team's readings, CC-Canto's dictionary entries. "
+                                  "Each row's points above ToJyutping come with a 95% interval from resampling "
+                                  "whole conversations (CantoMap: its speaker pairs).")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
     e.add_argument("--cc-canto", type=existing_file, metavar="FILE",
                    help="CC-Canto's cccanto-webdist.txt (Pleco Software, CC BY-SA 3.0; not bundled; the pip package "
@@ -253,11 +255,14 @@ def _g2p_dict(args: argparse.Namespace) -> int:
 def _g2p_eval(args: argparse.Namespace) -> int:
     if args.folds == 1:
         raise ValueError("--folds 1 would leave nothing to build from: give 2 or more, or 0 to skip the column")
+    from dataclasses import asdict, replace
+
     import ToJyutping
     from tqdm import tqdm
 
     from cantoedge.datasets import lexicon
     from cantoedge.datasets.cc_canto import load_cc_canto
+    from cantoedge.datasets.gain_interval import DRAWS, LEVEL, gain_interval
     from cantoedge.datasets.hkcancor import load_annotated, load_cantomap
     from cantoedge.runtime.context import ContextRules
     from cantoedge.runtime.frontend import Frontend
@@ -282,11 +287,16 @@ def _g2p_eval(args: argparse.Namespace) -> int:
         name = f"HKCanCor by conversation ({args.folds} folds, all annotated)"
         sets[name] = annotated
         results[name] = [lexicon.syllable_agreement(p, predictors[p], annotated) for p in list(predictors)[:fixed]] + [
-            lexicon.Agreement(p, built[b].matched, built[b].total) for p, b in zip(list(predictors)[fixed:], built)]
+            replace(built[b], name=p) for p, b in zip(list(predictors)[fixed:], built)]
+    base = list(predictors).index("ToJyutping")
+    gains = {name: {r.name: gain_interval(r, rows[base]) for r in rows if r.name != "ToJyutping"}
+             for name, rows in results.items()}
     if args.json:
         print(json.dumps({"tojyutping_version": ToJyutping.__version__, "sets": {
             name: {"utterances": len(sets[name]), "results": [
-                {"name": r.name, "matched": r.matched, "total": r.total, "rate": r.rate} for r in rows]}
+                {"name": r.name, "matched": r.matched, "total": r.total, "rate": r.rate,
+                 **({"gain_over_tojyutping": asdict(gains[name][r.name])} if r.name in gains[name] else {})}
+                for r in rows]}
             for name, rows in results.items()}}, indent=1))
         return 0
     names = list(results)
@@ -295,4 +305,11 @@ def _g2p_eval(args: argparse.Namespace) -> int:
     print("|---" * (len(names) + 1) + "|")
     for k, predictor in enumerate(predictors):
         print(f"| {predictor} | " + " | ".join(f"{100 * results[n][k].rate:.1f} %" for n in names) + " |")
+    print(f"\nPoints above ToJyutping, with the {100 * LEVEL:g} % interval of {DRAWS:,} draws of whole groups "
+          "(HKCanCor: conversations; CantoMap: speaker pairs; CC-Canto: entries):\n")
+    print("| G2P | " + " | ".join(f"{n}: {gains[n][next(iter(gains[n]))].groups} groups" for n in names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    for predictor in gains[names[0]]:
+        print(f"| {predictor} | " + " | ".join(
+            f"{g.gain:+.2f} ({g.low:+.2f} to {g.high:+.2f})" for g in (gains[n][predictor] for n in names)) + " |")
     return 0

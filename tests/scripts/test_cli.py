@@ -171,3 +171,17 @@ def test_serve_batches_on_cpu_only_when_asked(extra, says):
         proc.terminate()
         proc.wait(timeout=30)
     assert "windows at once per request: 1" in line and says in line, line
+
+
+@pytest.mark.slow  # reads HKCanCor and CantoMap (about 10 s)
+def test_g2p_eval_gives_every_gain_over_tojyutping_an_interval_over_whole_conversations(capsys):
+    assert main(["corpus", "g2p-eval", "--folds", "0", "--json"]) == 0
+    sets = json.loads(capsys.readouterr().out)["sets"]
+    for name, data in sets.items():
+        rows = {r["name"]: r for r in data["results"]}
+        assert "gain_over_tojyutping" not in rows["ToJyutping"]
+        ours = rows["cantoedge (ToJyutping + lexicon + context rules)"]
+        gain = ours["gain_over_tojyutping"]
+        assert gain["gain"] == pytest.approx(100 * (ours["rate"] - rows["ToJyutping"]["rate"]))
+        assert gain["low"] < gain["gain"] < gain["high"] and gain["level"] == 0.95
+        assert gain["groups"] == (20 if name.startswith("CantoMap") else 58), name  # speaker pairs; conversations
