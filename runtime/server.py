@@ -55,7 +55,7 @@ class ServerSettings:
     max_queue: int = 16  # requests in progress at once; more get 503
     max_body_bytes: int = 64 * 1024
     max_chars: int = 4096  # per request (OpenAI's own limit for this endpoint)
-    timeout_s: float = 120.0  # a request's synthesis stops after this long
+    timeout_s: float = 120.0  # by then a body has arrived (else 408) and a stream ends (a stalled client is dropped)
     retry_after_s: int = 1
     batch_window_ms: float = 5.0  # 0: no batching
     max_batch: int = 8

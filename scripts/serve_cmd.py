@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-chars", type=int_in(1, 20000), default=4096,
                    help="characters per request, 1..20000 (default 4096)")
     p.add_argument("--timeout", type=float_in(1, 3600), default=120.0,
-                   help="seconds a request may synthesise, 1..3600 (default 120)")
+                   help="seconds a request may take, 1..3600 (default 120): its body must arrive within it (else "
+                        "408), its stream ends at it, and a client that stops reading is dropped then")
     p.add_argument("--batch-window-ms", type=float_in(0, 100),
                    help="dynamic batching: how long a window waits for others' windows while several requests are "
                         "active, 0..100 ms (0: no batching; default 5 on a TensorRT folder, 0 elsewhere: on CPU "
