@@ -19,7 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--voice", type=existing_dir, help="a built voice folder (default: as `say` finds one)")
     p.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="backend for the voice folder (default: its own)")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1: this machine only; beyond it, put a reverse proxy in "
+                        "front, as the server sets no time limit on a request's headers)")
     p.add_argument("--port", type=int_in(1, 65535), default=8880, help="port, 1..65535 (default 8880)")
     p.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on /v1 requests")
     p.add_argument("--max-queue", type=int_in(1, 1024), default=16,
