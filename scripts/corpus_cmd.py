@@ -307,7 +307,7 @@ def _g2p_eval(args: argparse.Namespace) -> int:
         print(f"| {predictor} | " + " | ".join(f"{100 * results[n][k].rate:.1f} %" for n in names) + " |")
     print(f"\nPoints above ToJyutping, with the {100 * LEVEL:g} % interval of {DRAWS:,} draws of whole groups "
           "(HKCanCor: conversations; CantoMap: speaker pairs; CC-Canto: entries):\n")
-    print("| G2P | " + " | ".join(f"{n}: {gains[n][next(iter(gains[n]))].groups} groups" for n in names) + " |")
+    print("| G2P | " + " | ".join(f"{n}: {len(results[n][0].groups)} groups" for n in names) + " |")
     print("|---" * (len(names) + 1) + "|")
     for predictor in gains[names[0]]:
         print(f"| {predictor} | " + " | ".join(

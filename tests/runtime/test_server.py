@@ -51,6 +51,23 @@ def server(voice):
         yield url, srv
 
 
+def raw_address(url: str) -> tuple[str, int]:
+    """(host, port) of a served URL, for a client that speaks HTTP over a bare socket."""
+    host, port = url.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def json_answer(conn: socket.socket) -> bytes:
+    """The server's whole answer on ``conn``, up to the end of its JSON error body; a recv times out (the
+    socket's timeout) if none comes."""
+    answer = b""
+    while b"}}" not in answer:
+        data = conn.recv(4096)
+        assert data, answer
+        answer += data
+    return answer
+
+
 def post(url, json, token="s3cret", **kw):
     return httpx.post(f"{url}/v1/audio/speech", json=json, headers={"Authorization": f"Bearer {token}"},
                       timeout=120, **kw)
@@ -214,18 +231,13 @@ def test_a_chunked_body_past_the_limit_is_refused_while_it_is_still_arriving(ser
     """A chunked body declares no length: the server stops reading at the limit and answers 413, and does not
     wait for (and hold in memory) whatever the client would send next."""
     url, _ = server
-    host, port = url.removeprefix("http://").split(":")
     part = b"x" * 32_768
-    with socket.create_connection((host, int(port)), timeout=30) as conn:
+    with socket.create_connection(raw_address(url), timeout=30) as conn:
         conn.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\n"
                      b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
         for _ in range(3):  # 96 kB of a body that never ends
             conn.sendall(b"%x\r\n" % len(part) + part + b"\r\n")
-        answer = b""
-        while b"}}" not in answer:
-            data = conn.recv(4096)  # times out if the server is still waiting for the body's end
-            assert data, answer
-            answer += data
+        answer = json_answer(conn)  # times out if the server is still waiting for the body's end
     assert answer.startswith(b"HTTP/1.1 413") and b"more than 65536 bytes" in answer
 
 
@@ -245,11 +257,10 @@ def test_a_client_that_stops_reading_is_dropped_at_the_timeout_and_frees_its_pla
     """A client that keeps its socket open but reads nothing stalls the server's sends: past --timeout the
     server drops the connection, so the request no longer holds a place in the queue."""
     with serving(voice, ServerSettings(timeout_s=2, max_queue=1)) as (url, srv):
-        host, port = url.removeprefix("http://").split(":")
         body = ('{"model": "m", "voice": "v", "response_format": "pcm", "input": "%s"}' % (LONG * 20)).encode()
         with socket.socket() as conn:
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # minutes of audio, and no room for it
-            conn.connect((host, int(port)))
+            conn.connect(raw_address(url))
             conn.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                          b"Content-Length: %d\r\n\r\n" % len(body) + body)
             deadline = time.time() + 30
@@ -264,15 +275,10 @@ def test_a_client_that_stops_reading_is_dropped_at_the_timeout_and_frees_its_pla
 
 def test_a_body_that_does_not_arrive_within_the_timeout_gets_408(voice):
     with serving(voice, ServerSettings(timeout_s=1)) as (url, _):
-        host, port = url.removeprefix("http://").split(":")
-        with socket.create_connection((host, int(port)), timeout=30) as conn:
+        with socket.create_connection(raw_address(url), timeout=30) as conn:
             conn.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                          b"Content-Length: 100\r\n\r\n{")  # and nothing more
-            answer = b""
-            while b"}}" not in answer:
-                data = conn.recv(4096)
-                assert data, answer
-                answer += data
+            answer = json_answer(conn)
         assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive within 1 s" in answer
 
 
