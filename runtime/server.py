@@ -45,6 +45,7 @@ ELEVENLABS_FORMATS = {**{f"pcm_{r}": "audio/pcm" for r in OUTPUT_RATES},
                       **{f"wav_{r}": "audio/wav" for r in OUTPUT_RATES}, "ulaw_8000": "audio/basic"}
 ELEVENLABS_MODES = ("", "stream", "with-timestamps")  # /v1/text-to-speech/{voice_id}[/mode]
 MODEL_ID = "cantoedge-yue"
+log = logging.getLogger(__name__)
 # after a request's --timeout, how long one send may still wait for a client to read before it is dropped
 SEND_GRACE_S = 1.0
 
@@ -220,8 +221,7 @@ def create_app(voice: Voice, settings: ServerSettings | None = None):
                 await super().stream_response(timed)
             except TimeoutError:
                 metrics.errors.labels("stalled_client").inc()
-                logging.getLogger(__name__).warning("dropped a client that stopped reading for %g s",
-                                                    settings.timeout_s)
+                log.warning("dropped a client that stopped reading for %g s", settings.timeout_s)
                 await self.body_iterator.aclose()  # its place in the queue and its synthesis end here
 
     def error(endpoint: str, exc: ApiError) -> JSONResponse:
