@@ -29,6 +29,7 @@ _worker: dict = {}
 class FlutterFreeTrack:
     f0: np.ndarray  # (T,) Hz, 0 where unvoiced: the corpus's tracker on the flutter-free audio
     durations: np.ndarray  # frames per token (equal to the corpus's, or within a frame at some boundaries)
+    mel: np.ndarray  # (n_mels, T) log-mel of the flutter-free audio: what a voice without the flutter would vocode
 
 
 def _init_worker(data_parent: str) -> None:
@@ -56,7 +57,7 @@ def flutter_free_pool(workers: int = 1) -> Iterator[ProcessPoolExecutor]:
 def _render(utt: HKUtterance) -> tuple[str, FlutterFreeTrack]:
     rendered = render_units(utterance_units(utt), worker_espeak())
     feats = extract(rendered.audio)
-    return utt.id, FlutterFreeTrack(feats.f0, rendered.durations)
+    return utt.id, FlutterFreeTrack(feats.f0, rendered.durations, feats.mel)
 
 
 def flutter_free_tracks(utterances: Sequence[HKUtterance], workers: int = 1,
@@ -70,11 +71,11 @@ def flutter_free_tracks(utterances: Sequence[HKUtterance], workers: int = 1,
     return out
 
 
-def corpus_flutter_free_f0(records: Sequence, workers: int = 1, progress: Callable | None = None
-                           ) -> dict[str, np.ndarray]:
-    """Record id -> flutter-free F0 for corpus records (``Record``s of the HKCanCor corpus this project renders);
-    refuses records from elsewhere (your own recordings have no espeak-ng rendering to take the flutter from)."""
+def corpus_flutter_free(records: Sequence, workers: int = 1, progress: Callable | None = None
+                        ) -> dict[str, FlutterFreeTrack]:
+    """Record id -> its flutter-free rendering's track for corpus records (``Record``s of the HKCanCor corpus this
+    project renders); refuses records from elsewhere (your own recordings have no espeak-ng rendering to take the
+    flutter from)."""
     utterances = clean_utterances_named([r.id for r in records], "the corpus", "a flutter-free reference exists "
                                         "only for the espeak-ng-rendered corpus (cantoedge corpus build)")
-    tracks = flutter_free_tracks(utterances, workers, progress)
-    return {utt_id: track.f0 for utt_id, track in tracks.items()}
+    return flutter_free_tracks(utterances, workers, progress)

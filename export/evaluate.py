@@ -1,6 +1,6 @@
 """Held-out evaluation of the PyTorch voice with the shared metrics: reference audio vs vocoder
-resynthesis (reference mel and F0) vs each acoustic model (teacher, student, with their own F0) through
-the vocoder.
+resynthesis (reference mel and F0; with a flutter-free rendering, its mel and F0 too) vs each acoustic model
+(teacher, student, with their own F0) through the vocoder.
 
 Aligned metrics (mel L1, MCD, tone-band error, F0 RMSE) decode with the reference durations so frames line
 up; tone accuracy is free-running: the model's own durations give the syllable spans, as on the device."""
@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from cantoedge.datasets.flutterfree import FlutterFreeTrack
 from cantoedge.datasets.tonesets import MEASURED_CARRIER_TEXT, MEASURED_SETS
 from cantoedge.regression.metrics import (
     f0_rmse_cents,
@@ -85,11 +86,13 @@ def _score(result: SystemResult, mel: np.ndarray, audio: np.ndarray, ref_mel: np
 
 def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, split: str = "test",
              limit: int | None = None, classifier: ToneClassifier | None = None,
-             progress: Callable | None = None, flutter_free: Mapping[str, np.ndarray] | None = None
+             progress: Callable | None = None, flutter_free: Mapping[str, FlutterFreeTrack] | None = None
              ) -> list[SystemResult]:
-    """``flutter_free``: utterance id -> the F0 of its flutter-free rendering (``datasets.flutterfree``); each
-    system's F0 is then also scored against it, and the reference's own F0 (the flutter itself). Tones are heard
-    on the corpus speaker's pitch scale (its stored F0 over the whole split), however few utterances are scored."""
+    """``flutter_free``: utterance id -> its flutter-free rendering (``datasets.flutterfree``); each system's F0 is
+    then also scored against that rendering's, and so is the reference's own F0 (the flutter itself), and a row
+    vocodes the rendering's own mel and F0: a voice that made the flutter-free rendering exactly, scored against
+    the corpus. Tones are heard on the corpus speaker's pitch scale (its stored F0 over the whole split), however
+    few utterances are scored."""
     corpus_dir = Path(corpus_dir)
     whole_split: list[Record] = split_records(corpus_dir, split)
     records = whole_split[:limit]
@@ -97,15 +100,18 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
         raise ValueError(f"{corpus_dir} has no '{split}' utterances")
     missing = [r.id for r in records if flutter_free is not None and r.id not in flutter_free]
     if missing:
-        raise ValueError(f"no flutter-free F0 for {len(missing)} utterances (first {missing[0]})")
+        raise ValueError(f"no flutter-free rendering for {len(missing)} utterances (first {missing[0]})")
     classifier = classifier or ToneClassifier.load()
     vocoder, _ = load_model(vocoder_path)
     models = {name: load_model(path)[0] for name, path in acoustic.items()}
     inv = load_inventory()
     reference = SystemResult("reference audio")
     resynth = SystemResult("vocoder on reference mel", count_parameters(vocoder))
+    copies = {"resynth": resynth}
+    if flutter_free is not None:
+        copies["free"] = SystemResult("vocoder on the flutter-free mel and F0", count_parameters(vocoder))
     systems = {name: SystemResult(name, count_parameters(m)) for name, m in models.items()}
-    tracks: dict[str, list] = {k: [] for k in ["reference", "resynth", *models]}
+    tracks: dict[str, list] = {k: [] for k in ["reference", *copies, *models]}
     durations: dict[str, list] = {k: [] for k in tracks}
     phones: dict[str, list] = {k: [] for k in tracks}
     items = progress(records) if progress else records
@@ -113,17 +119,22 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
         feats = load_features(corpus_dir, rec)
         ref_audio, _ = read_wav(corpus_dir / rec.wav)
         ref_f0, ref_voiced, ref_mel = feats["f0"], feats["voiced"], feats["mel"]
-        free_f0 = flutter_free[rec.id] if flutter_free is not None else None
+        free = flutter_free[rec.id] if flutter_free is not None else None
+        free_f0 = free.f0 if free is not None else None
         if free_f0 is not None:
             _f0_against(reference.f0_flutter_free_cents, free_f0, ref_f0)
         tracks["reference"].append(yin(ref_audio)[0])
-        ref_pitch = torch.from_numpy(voiced_f0(ref_f0, ref_voiced))
-        audio = vocode_chunked(vocoder, torch.from_numpy(ref_mel), ref_pitch).numpy()
-        _score(resynth, log_mel(audio), audio, ref_mel, ref_f0, ref_voiced, free_f0)
-        tracks["resynth"].append(yin(audio)[0])
-        for key in ("reference", "resynth"):
-            durations[key].append(feats["durations"])
+        inputs = {"resynth": (ref_mel, voiced_f0(ref_f0, ref_voiced), feats["durations"])}
+        if free is not None:
+            inputs["free"] = (free.mel, voiced_f0(free.f0, free.f0 > 0), free.durations)
+        for key, (mel, pitch, frames) in inputs.items():
+            audio = vocode_chunked(vocoder, torch.from_numpy(mel), torch.from_numpy(pitch)).numpy()
+            _score(copies[key], log_mel(audio), audio, ref_mel, ref_f0, ref_voiced, free_f0)
+            tracks[key].append(yin(audio)[0])
+            durations[key].append(frames)
             phones[key].append(rec.phones)
+        durations["reference"].append(feats["durations"])
+        phones["reference"].append(rec.phones)
         for name, model in models.items():
             out = _speak(model, feats, aligned=True)
             audio = vocode_chunked(vocoder, out["mel"], out["f0"]).numpy()
@@ -135,14 +146,14 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
             phones[name].append([inv.phone(int(t)) for t in feats["tokens"]])
     jyutping = [r.jyutping for r in records]
     stats = corpus_speaker_stats(corpus_dir, whole_split)
-    for key, result in (("reference", reference), ("resynth", resynth), *((n, systems[n]) for n in models)):
+    for key, result in (("reference", reference), *copies.items(), *((n, systems[n]) for n in models)):
         try:
             toneset = toneset_from(tracks[key], durations[key], phones[key], jyutping, stats)
         except ValueError:  # the system produced (almost) no voiced speech: no tone is heard
             result.tone_accuracy = 0.0
             continue
         result.tone_accuracy = tone_report(classifier, toneset).accuracy
-    return [reference, resynth, *systems.values()]
+    return [reference, *copies.values(), *systems.values()]
 
 
 def markdown_table(results: list[SystemResult]) -> str:

@@ -36,8 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="with --shapes: also the exported ONNX graphs in DIR, FP32 and INT8 (onnxruntime)")
     p.add_argument("--flutter-free", action="store_true",
                    help="also score F0 against the same utterances rendered without espeak-ng's pitch flutter (a "
-                        "+-2 Hz wobble whose phase no text predicts; the reference row then shows the flutter itself) "
-                        "and, with --shapes, the slopes against the six-tone sets rendered without it")
+                        "+-2 Hz wobble whose phase no text predicts; the reference row then shows the flutter "
+                        "itself), add a row for the vocoder on that rendering's own mel and F0 (a voice that made "
+                        "it exactly, scored against the corpus) and, with --shapes, the slopes against the six-tone "
+                        "sets rendered without it")
     p.add_argument("--json", type=output_file, help="also write the full report here")
     p.set_defaults(run=run)
 
@@ -54,11 +56,11 @@ def run(args: argparse.Namespace) -> int:
     models = {name: Path(path) for name, path in args.model}
     flutter_free = None
     if args.flutter_free:
-        from cantoedge.datasets.flutterfree import corpus_flutter_free_f0
+        from cantoedge.datasets.flutterfree import corpus_flutter_free
         from cantoedge.runtime.manifest import split_records
 
         records = split_records(Path(args.corpus), args.split, args.limit)
-        flutter_free = corpus_flutter_free_f0(records, progress=lambda xs, total: tqdm(
+        flutter_free = corpus_flutter_free(records, progress=lambda xs, total: tqdm(
             xs, total=total, desc="rendering without flutter", unit="utt"))
     results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
                        progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"), flutter_free=flutter_free)

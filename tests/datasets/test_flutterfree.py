@@ -6,8 +6,9 @@ import pytest
 from cantoedge.datasets.corpus import render_units, utterance_units
 from cantoedge.datasets.espeak import FLUTTER_FREE_VARIANT, Espeak, flutter_free_data
 from cantoedge.datasets.features import extract
-from cantoedge.datasets.flutterfree import corpus_flutter_free_f0, flutter_free_tracks
-from cantoedge.regression.metrics import f0_rmse_cents
+from cantoedge.datasets.flutterfree import corpus_flutter_free, flutter_free_tracks
+from cantoedge.regression.metrics import f0_rmse_cents, mel_l1
+from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.manifest import Record
 
 
@@ -29,10 +30,15 @@ def test_flutter_free_renderings_keep_the_timing_and_lose_the_wobble(clean_utter
         track = tracks[utt.id]
         # flutter changes cycle lengths by a few samples: every token boundary stays within a frame
         assert np.abs(np.cumsum(track.durations) - np.cumsum(corpus.durations)).max() <= 1
-        with_flutter = extract(corpus.audio).f0
-        wobble = f0_rmse_cents(with_flutter, track.f0)
+        with_flutter = extract(corpus.audio)
+        wobble = f0_rmse_cents(with_flutter.f0, track.f0)
         assert 5.0 < wobble < 40.0, wobble  # +-2 Hz at ~89 Hz is up to ~40 cents; its rms ~14
-    assert all(np.array_equal(a.f0, b.f0) for a, b in zip(tracks.values(), flutter_free_tracks(utts).values()))
+        # the mel a voice without the flutter would vocode: the same frames, nearer the corpus's than the bundled
+        # voice's mel comes to its reference (0.23)
+        assert track.mel.shape == (AUDIO.n_mels, track.f0.size)
+        assert 0.0 < mel_l1(with_flutter.mel, track.mel) < 0.2, mel_l1(with_flutter.mel, track.mel)
+    again = flutter_free_tracks(utts).values()
+    assert all(np.array_equal(a.f0, b.f0) and np.array_equal(a.mel, b.mel) for a, b in zip(tracks.values(), again))
 
 
 def test_only_the_rendered_corpus_has_a_flutter_free_reference():
@@ -40,7 +46,7 @@ def test_only_the_rendered_corpus_has_a_flutter_free_reference():
                     wav="wavs/x.wav", features="feats/x.npz", n_frames=10, n_samples=2560, sample_rate=22050,
                     split="test")
     with pytest.raises(ValueError, match="not HKCanCor's .*my-recording-001"):
-        corpus_flutter_free_f0([record])
+        corpus_flutter_free([record])
     with pytest.raises(ValueError, match="workers must be at least 1"):
         flutter_free_tracks([], workers=0)
 

@@ -49,20 +49,27 @@ def test_evaluation_table_covers_reference_vocoder_and_models(teacher_run, tiny_
 
 def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(teacher_run, tiny_vocoder,
                                                                                 tiny_corpus):
-    """Given the corpus's own F0 as the "flutter-free" reference, the reference row reads 0 and every system's
-    extra column equals its F0 RMSE; an utterance without a flutter-free F0 is refused before any work."""
+    """Given the corpus's own rendering as the "flutter-free" one, the reference row reads 0, every system's extra
+    column equals its F0 RMSE, and the row that vocodes the rendering's mel and F0 is the resynthesis to the
+    sample; an utterance without a flutter-free rendering is refused before any work."""
+    from cantoedge.datasets.flutterfree import FlutterFreeTrack
     from cantoedge.export.evaluate import evaluate, markdown_table
     from cantoedge.runtime.manifest import load_features, read_manifest
 
     _, teacher = teacher_run
     records = [r for r in read_manifest(tiny_corpus) if r.split == "val"][:2]
-    own = {r.id: load_features(tiny_corpus, r)["f0"] for r in records}
+    feats = {r.id: load_features(tiny_corpus, r) for r in records}
+    own = {k: FlutterFreeTrack(np.where(f["voiced"], f["f0"], 0.0), f["durations"], f["mel"]) for k, f in feats.items()}
     results = evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=2, flutter_free=own)
+    assert [r.name for r in results] == ["reference audio", "vocoder on reference mel",
+                                         "vocoder on the flutter-free mel and F0", "teacher"]
     assert results[0].f0_flutter_free_cents == [0.0, 0.0]
     for r in results[1:]:
         assert r.f0_flutter_free_cents == r.f0_cents and len(r.f0_cents) == 2
+    resynth, free = results[1].to_json(), results[2].to_json()
+    assert free == {**resynth, "name": free["name"]} and resynth["f0_cents"]["median"] > 0
     assert "F0 RMSE vs flutter-free (cents)" in markdown_table(results)
-    with pytest.raises(ValueError, match="no flutter-free F0 for 1 utterances"):
+    with pytest.raises(ValueError, match="no flutter-free rendering for 1 utterances"):
         evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=3, flutter_free=own)
 
 
