@@ -119,14 +119,14 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
         feats = load_features(corpus_dir, rec)
         ref_audio, _ = read_wav(corpus_dir / rec.wav)
         ref_f0, ref_voiced, ref_mel = feats["f0"], feats["voiced"], feats["mel"]
-        free = flutter_free[rec.id] if flutter_free is not None else None
-        free_f0 = free.f0 if free is not None else None
+        free_track = flutter_free[rec.id] if flutter_free is not None else None
+        free_f0 = free_track.f0 if free_track is not None else None
         if free_f0 is not None:
             _f0_against(reference.f0_flutter_free_cents, free_f0, ref_f0)
         tracks["reference"].append(yin(ref_audio)[0])
         inputs = {"resynth": (ref_mel, voiced_f0(ref_f0, ref_voiced), feats["durations"])}
-        if free is not None:
-            inputs["free"] = (free.mel, voiced_f0(free.f0, free.f0 > 0), free.durations)
+        if free_track is not None:
+            inputs["free"] = (free_track.mel, voiced_f0(free_f0, free_f0 > 0), free_track.durations)
         for key, (mel, pitch, frames) in inputs.items():
             audio = vocode_chunked(vocoder, torch.from_numpy(mel), torch.from_numpy(pitch)).numpy()
             _score(copies[key], log_mel(audio), audio, ref_mel, ref_f0, ref_voiced, free_f0)
