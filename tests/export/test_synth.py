@@ -50,8 +50,8 @@ def test_evaluation_table_covers_reference_vocoder_and_models(teacher_run, tiny_
 def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(teacher_run, tiny_vocoder,
                                                                                 tiny_corpus):
     """Given the corpus's own rendering as the "flutter-free" one, the reference row reads 0, every system's extra
-    column equals its F0 RMSE, and the row that vocodes the rendering's mel and F0 is the resynthesis to the
-    sample; an utterance without a flutter-free rendering is refused before any work."""
+    column equals its F0 RMSE, and the row that vocodes the rendering's mel and F0 reads as the resynthesis,
+    metric for metric; an utterance without a flutter-free rendering is refused before any work."""
     from cantoedge.datasets.flutterfree import FlutterFreeTrack
     from cantoedge.export.evaluate import evaluate, markdown_table
     from cantoedge.runtime.manifest import load_features, read_manifest
