@@ -7,7 +7,7 @@ up; tone accuracy is free-running: the model's own durations give the syllable s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,9 +86,11 @@ def _score(result: SystemResult, mel: np.ndarray, audio: np.ndarray, ref_mel: np
 
 def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, split: str = "test",
              limit: int | None = None, classifier: ToneClassifier | None = None,
-             progress: Callable | None = None, flutter_free: Mapping[str, FlutterFreeTrack] | None = None
+             progress: Callable | None = None,
+             flutter_free: Callable[[Sequence[Record]], Mapping[str, FlutterFreeTrack]] | None = None
              ) -> list[SystemResult]:
-    """``flutter_free``: utterance id -> its flutter-free rendering (``datasets.flutterfree``); each system's F0 is
+    """``flutter_free``: the records scored -> utterance id -> its flutter-free rendering (``datasets.flutterfree``;
+    called once the checkpoints have loaded, so a damaged one is refused before any rendering); each system's F0 is
     then also scored against that rendering's, and so is the reference's own F0 (the flutter itself), and a row
     vocodes the rendering's own mel and F0: a voice that made the flutter-free rendering exactly, scored against
     the corpus. Tones are heard on the corpus speaker's pitch scale (its stored F0 over the whole split), however
@@ -98,17 +100,18 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
     records = whole_split[:limit]
     if not records:
         raise ValueError(f"{corpus_dir} has no '{split}' utterances")
-    missing = [r.id for r in records if flutter_free is not None and r.id not in flutter_free]
-    if missing:
-        raise ValueError(f"no flutter-free rendering for {len(missing)} utterances (first {missing[0]})")
     classifier = classifier or ToneClassifier.load()
     vocoder, _ = load_model(vocoder_path)
     models = {name: load_model(path)[0] for name, path in acoustic.items()}
+    renderings = flutter_free(records) if flutter_free is not None else None
+    missing = [r.id for r in records if renderings is not None and r.id not in renderings]
+    if missing:
+        raise ValueError(f"no flutter-free rendering for {len(missing)} utterances (first {missing[0]})")
     inv = load_inventory()
     reference = SystemResult("reference audio")
     resynth = SystemResult("vocoder on reference mel", count_parameters(vocoder))
     copies = {"resynth": resynth}
-    if flutter_free is not None:
+    if renderings is not None:
         copies["free"] = SystemResult("vocoder on the flutter-free mel and F0", count_parameters(vocoder))
     systems = {name: SystemResult(name, count_parameters(m)) for name, m in models.items()}
     tracks: dict[str, list] = {k: [] for k in ["reference", *copies, *models]}
@@ -119,7 +122,7 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
         feats = load_features(corpus_dir, rec)
         ref_audio, _ = read_wav(corpus_dir / rec.wav)
         ref_f0, ref_voiced, ref_mel = feats["f0"], feats["voiced"], feats["mel"]
-        free_track = flutter_free[rec.id] if flutter_free is not None else None
+        free_track = renderings[rec.id] if renderings is not None else None
         free_f0 = free_track.f0 if free_track is not None else None
         if free_f0 is not None:
             _f0_against(reference.f0_flutter_free_cents, free_f0, ref_f0)

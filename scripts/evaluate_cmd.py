@@ -57,11 +57,10 @@ def run(args: argparse.Namespace) -> int:
     flutter_free = None
     if args.flutter_free:
         from cantoedge.datasets.flutterfree import corpus_flutter_free
-        from cantoedge.runtime.manifest import split_records
 
-        records = split_records(Path(args.corpus), args.split, args.limit)
-        flutter_free = corpus_flutter_free(records, progress=lambda xs, total: tqdm(
-            xs, total=total, desc="rendering without flutter", unit="utt"))
+        def flutter_free(records):
+            return corpus_flutter_free(records, progress=lambda xs, total: tqdm(
+                xs, total=total, desc="rendering without flutter", unit="utt"))
     results = evaluate(Path(args.corpus), models, Path(args.vocoder), args.split, args.limit,
                        progress=lambda xs: tqdm(xs, desc="evaluating", unit="utt"), flutter_free=flutter_free)
     print(markdown_table(results))

@@ -1,5 +1,7 @@
 """synth-torch and the evaluation table, on tiny trained models."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -48,10 +50,11 @@ def test_evaluation_table_covers_reference_vocoder_and_models(teacher_run, tiny_
 
 
 def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(teacher_run, tiny_vocoder,
-                                                                                tiny_corpus):
+                                                                                tiny_corpus, tmp_path):
     """Given the corpus's own rendering as the "flutter-free" one, the reference row reads 0, every system's extra
     column equals its F0 RMSE, and the row that vocodes the rendering's mel and F0 reads as the resynthesis,
-    metric for metric; an utterance without a flutter-free rendering is refused before any work."""
+    metric for metric; an utterance without a flutter-free rendering is refused before any scoring, and a damaged
+    checkpoint before any rendering."""
     from cantoedge.datasets.flutterfree import FlutterFreeTrack
     from cantoedge.export.evaluate import evaluate, markdown_table
     from cantoedge.runtime.manifest import load_features, read_manifest
@@ -60,7 +63,8 @@ def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(te
     records = [r for r in read_manifest(tiny_corpus) if r.split == "val"][:2]
     feats = {r.id: load_features(tiny_corpus, r) for r in records}
     own = {k: FlutterFreeTrack(np.where(f["voiced"], f["f0"], 0.0), f["durations"], f["mel"]) for k, f in feats.items()}
-    results = evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=2, flutter_free=own)
+    results = evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=2,
+                       flutter_free=lambda recs: own)
     assert [r.name for r in results] == ["reference audio", "vocoder on reference mel",
                                          "vocoder on the flutter-free mel and F0", "teacher"]
     assert results[0].f0_flutter_free_cents == [0.0, 0.0]
@@ -70,7 +74,14 @@ def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(te
     assert free == {**resynth, "name": free["name"]} and resynth["f0_cents"]["median"] > 0
     assert "F0 RMSE vs flutter-free (cents)" in markdown_table(results)
     with pytest.raises(ValueError, match="no flutter-free rendering for 1 utterances"):
-        evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=3, flutter_free=own)
+        evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=3, flutter_free=lambda recs: own)
+    damaged = tmp_path / "vocoder.safetensors"
+    damaged.write_bytes(Path(tiny_vocoder).read_bytes()[:100])
+    rendered = []  # the renderings take seconds an utterance: a damaged checkpoint is refused before them
+    with pytest.raises(ValueError, match="not a readable safetensors checkpoint"):
+        evaluate(tiny_corpus, {"teacher": teacher}, damaged, split="val", limit=2,
+                 flutter_free=lambda recs: rendered.append(recs) or own)
+    assert rendered == []
 
 
 def test_evaluate_needs_name_equals_path(tmp_path, capsys):
