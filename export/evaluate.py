@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from cantoedge.datasets.flutterfree import FlutterFreeTrack
+from cantoedge.datasets.flutterfree import FlutterFreeTrack, with_corpus_flutter
 from cantoedge.datasets.tonesets import MEASURED_CARRIER_TEXT, MEASURED_SETS
 from cantoedge.regression.metrics import (
     f0_rmse_cents,
@@ -50,7 +50,8 @@ class SystemResult:
     tone_accuracy: float = float("nan")
 
     def to_json(self) -> dict:
-        out = {"name": self.name, "parameters": self.parameters, "tone_accuracy": self.tone_accuracy}
+        heard = None if np.isnan(self.tone_accuracy) else self.tone_accuracy  # an aligned-only row hears no tones
+        out = {"name": self.name, "parameters": self.parameters, "tone_accuracy": heard}
         for key in ("mel_l1", "mcd", "tone_band_db", "f0_cents", "f0_flutter_free_cents"):
             out[key] = summarize(getattr(self, key))
         return out
@@ -93,8 +94,9 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
     called once the checkpoints have loaded, so a damaged one is refused before any rendering); each system's F0 is
     then also scored against that rendering's, and so is the reference's own F0 (the flutter itself), and a row
     vocodes the rendering's own mel and F0: a voice that made the flutter-free rendering exactly, scored against
-    the corpus. Tones are heard on the corpus speaker's pitch scale (its stored F0 over the whole split), however
-    few utterances are scored."""
+    the corpus; and a row per model puts the corpus's own flutter into that model's aligned F0 (an oracle: aligned
+    metrics only, no tones heard), so its F0 error apart from the flutter shows. Tones are heard on the corpus
+    speaker's pitch scale (its stored F0 over the whole split), however few utterances are scored."""
     corpus_dir = Path(corpus_dir)
     whole_split: list[Record] = split_records(corpus_dir, split)
     records = whole_split[:limit]
@@ -114,6 +116,9 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
     if renderings is not None:
         copies["free"] = SystemResult("vocoder on the flutter-free mel and F0", count_parameters(vocoder))
     systems = {name: SystemResult(name, count_parameters(m)) for name, m in models.items()}
+    oracles = {} if renderings is None else {
+        name: SystemResult(f"{name} with the corpus's own flutter (oracle)", count_parameters(m))
+        for name, m in models.items()}
     tracks: dict[str, list] = {k: [] for k in ["reference", *copies, *models]}
     durations: dict[str, list] = {k: [] for k in tracks}
     phones: dict[str, list] = {k: [] for k in tracks}
@@ -142,6 +147,10 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
             out = _speak(model, feats, aligned=True)
             audio = vocode_chunked(vocoder, out["mel"], out["f0"]).numpy()
             _score(systems[name], out["mel"].numpy(), audio, ref_mel, ref_f0, ref_voiced, free_f0)
+            if free_f0 is not None:
+                f0 = torch.from_numpy(with_corpus_flutter(out["f0"].numpy(), ref_f0, free_f0))
+                audio = vocode_chunked(vocoder, out["mel"], f0).numpy()
+                _score(oracles[name], out["mel"].numpy(), audio, ref_mel, ref_f0, ref_voiced, free_f0)
             free = _speak(model, feats, aligned=False)
             free_audio = vocode_chunked(vocoder, free["mel"], free["f0"]).numpy()
             tracks[name].append(yin(free_audio)[0])
@@ -156,7 +165,7 @@ def evaluate(corpus_dir: Path, acoustic: dict[str, Path], vocoder_path: Path, sp
             result.tone_accuracy = 0.0
             continue
         result.tone_accuracy = tone_report(classifier, toneset).accuracy
-    return [reference, *copies.values(), *systems.values()]
+    return [reference, *copies.values(), *systems.values(), *oracles.values()]
 
 
 def markdown_table(results: list[SystemResult]) -> str:
@@ -171,7 +180,8 @@ def markdown_table(results: list[SystemResult]) -> str:
         j = r.to_json()
         cells = ["–" if j[k]["n"] == 0 else f"{j[k]['median']:.3f} (p95 {j[k]['p95']:.3f})" for k in keys]
         params = f"{r.parameters / 1e6:.2f} M" if r.parameters else "–"
-        lines.append(f"| {r.name} | {params} | " + " | ".join(cells) + f" | {100 * r.tone_accuracy:.1f} % |")
+        heard = "–" if j["tone_accuracy"] is None else f"{100 * r.tone_accuracy:.1f} %"
+        lines.append(f"| {r.name} | {params} | " + " | ".join(cells) + f" | {heard} |")
     return "\n".join(lines) + "\n"
 
 

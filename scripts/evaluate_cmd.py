@@ -38,8 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also score F0 against the same utterances rendered without espeak-ng's pitch flutter (a "
                         "+-2 Hz wobble whose phase no text predicts; the reference row then shows the flutter "
                         "itself), add a row for the vocoder on that rendering's own mel and F0 (a voice that made "
-                        "it exactly, scored against the corpus) and, with --shapes, the slopes against the six-tone "
-                        "sets rendered without it")
+                        "it exactly, scored against the corpus), a row per model with the corpus's own flutter put "
+                        "into its F0 (an oracle: the phase comes from the reference; what is left of its F0 error "
+                        "apart from the flutter) and, with --shapes, the slopes against the six-tone sets rendered "
+                        "without it")
     p.add_argument("--json", type=output_file, help="also write the full report here")
     p.set_defaults(run=run)
 

@@ -6,7 +6,7 @@ import pytest
 from cantoedge.datasets.corpus import render_units, utterance_units
 from cantoedge.datasets.espeak import FLUTTER_FREE_VARIANT, Espeak, flutter_free_data
 from cantoedge.datasets.features import extract
-from cantoedge.datasets.flutterfree import corpus_flutter_free, flutter_free_tracks
+from cantoedge.datasets.flutterfree import corpus_flutter_free, flutter_free_tracks, with_corpus_flutter
 from cantoedge.regression.metrics import f0_rmse_cents, mel_l1
 from cantoedge.runtime.audio import AUDIO
 from cantoedge.runtime.manifest import Record
@@ -58,3 +58,15 @@ def test_a_wrong_espeak_data_path_is_named_before_any_rendering(monkeypatch, tmp
     with pytest.raises(EspeakNotFoundError, match=f"{tmp_path}/espeak-ng-data .*ESPEAK_DATA_PATH.* no phontab"):
         flutter_free_data(tmp_path / "overlay")
     assert not (tmp_path / "overlay").exists()
+
+
+def test_the_corpus_flutter_turns_the_flutter_free_track_into_the_corpus_track_where_both_voice():
+    corpus = np.array([0.0, 90.0, 91.0, 0.0, 88.0, 87.5, 86.0])
+    free = np.array([0.0, 89.0, 91.5, 92.0, 0.0, 88.0])  # one frame shorter; voicing differs at frames 3 and 4
+    assert np.allclose(with_corpus_flutter(free, corpus, free), [0.0, 90.0, 91.0, 92.0, 0.0, 87.5])
+    voice = np.array([80.0, 85.0, 0.0, 86.0, 86.0, 88.0, 84.0], dtype=np.float32)
+    out = with_corpus_flutter(voice, corpus, free)
+    # scaled only where the corpus and its flutter-free rendering both voice; unvoiced stays unvoiced
+    assert out.dtype == np.float32 and out.shape == voice.shape
+    assert np.allclose(out, [80.0, 85.0 * 90 / 89, 0.0, 86.0, 86.0, 88.0 * 87.5 / 88, 84.0])
+    assert np.array_equal(with_corpus_flutter(voice, corpus, corpus), voice)  # no flutter, nothing changes

@@ -66,13 +66,21 @@ def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(te
     results = evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=2,
                        flutter_free=lambda recs: own)
     assert [r.name for r in results] == ["reference audio", "vocoder on reference mel",
-                                         "vocoder on the flutter-free mel and F0", "teacher"]
+                                         "vocoder on the flutter-free mel and F0", "teacher",
+                                         "teacher with the corpus's own flutter (oracle)"]
     assert results[0].f0_flutter_free_cents == [0.0, 0.0]
     for r in results[1:]:
         assert r.f0_flutter_free_cents == r.f0_cents and len(r.f0_cents) == 2
     resynth, free = results[1].to_json(), results[2].to_json()
     assert free == {**resynth, "name": free["name"]} and resynth["f0_cents"]["median"] > 0
-    assert "F0 RMSE vs flutter-free (cents)" in markdown_table(results)
+    # no flutter to put in: the oracle row is the teacher's aligned row, and hears no tones (it has no free run)
+    teacher_row, oracle = results[3].to_json(), results[4].to_json()
+    assert oracle == {**teacher_row, "name": oracle["name"], "tone_accuracy": None}
+    assert teacher_row["tone_accuracy"] is not None
+    table = markdown_table(results)
+    assert "F0 RMSE vs flutter-free (cents)" in table
+    assert table.splitlines()[-1].startswith("| teacher with the corpus's own flutter (oracle) |")
+    assert table.splitlines()[-1].endswith("| – |")
     with pytest.raises(ValueError, match="no flutter-free rendering for 1 utterances"):
         evaluate(tiny_corpus, {"teacher": teacher}, tiny_vocoder, split="val", limit=3, flutter_free=lambda recs: own)
     damaged = tmp_path / "vocoder.safetensors"
