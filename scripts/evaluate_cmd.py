@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 from cantoedge.runtime.manifest import SPLITS
@@ -77,8 +78,21 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         report = {"systems": [r.to_json() for r in results], "listen_proxy": proxies, "shapes": shapes,
                   **({"shapes_flutter_free": shapes_flutter_free} if shapes_flutter_free else {})}
-        atomic_write_text(Path(args.json), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+        text = json.dumps(_strict_json(report), ensure_ascii=False, indent=1, allow_nan=False)
+        atomic_write_text(Path(args.json), text + "\n")
     return 0
+
+
+def _strict_json(value):
+    """NaN and infinities (a metric nothing was measured for, as the reference's own F0 error; a slope that could
+    not be fitted) as null, so that strict JSON readers (JavaScript's JSON.parse refused NaN) take the report."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict_json(v) for v in value]
+    return value
 
 
 def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, dict]:

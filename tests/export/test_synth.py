@@ -1,5 +1,6 @@
 """synth-torch and the evaluation table, on tiny trained models."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -90,6 +91,21 @@ def test_evaluation_scores_f0_against_a_flutter_free_reference_when_given_one(te
         evaluate(tiny_corpus, {"teacher": teacher}, damaged, split="val", limit=2,
                  flutter_free=lambda recs: rendered.append(recs) or own)
     assert rendered == []
+
+
+def test_evaluate_writes_a_report_that_strict_json_readers_take(teacher_run, tiny_vocoder, tiny_corpus, tmp_path):
+    """The reference row has no F0 error of its own (nothing to compare it with): null in the report, not NaN,
+    which is not JSON (JavaScript's JSON.parse refuses it)."""
+    _, teacher = teacher_run
+    out = tmp_path / "report.json"
+    assert main(["evaluate", "--model", f"teacher={teacher}", "--vocoder", str(tiny_vocoder), "--corpus",
+                 str(tiny_corpus), "--split", "val", "--limit", "2", "--json", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"),
+                        parse_constant=lambda name: pytest.fail(f"{name} in the report"))
+    reference, teacher_row = report["systems"][0], report["systems"][-1]
+    assert reference["name"] == "reference audio" and reference["f0_cents"] == {"n": 0, "median": None, "p95": None}
+    assert teacher_row["name"] == "teacher" and teacher_row["f0_cents"]["median"] > 0
+    assert set(report["listen_proxy"]) == {"teacher"}
 
 
 def test_evaluate_needs_name_equals_path(tmp_path, capsys):
