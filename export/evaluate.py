@@ -50,8 +50,7 @@ class SystemResult:
     tone_accuracy: float = float("nan")
 
     def to_json(self) -> dict:
-        heard = None if np.isnan(self.tone_accuracy) else self.tone_accuracy  # an aligned-only row hears no tones
-        out = {"name": self.name, "parameters": self.parameters, "tone_accuracy": heard}
+        out = {"name": self.name, "parameters": self.parameters, "tone_accuracy": self.tone_accuracy}
         for key in ("mel_l1", "mcd", "tone_band_db", "f0_cents", "f0_flutter_free_cents"):
             out[key] = summarize(getattr(self, key))
         return out
@@ -180,7 +179,7 @@ def markdown_table(results: list[SystemResult]) -> str:
         j = r.to_json()
         cells = ["–" if j[k]["n"] == 0 else f"{j[k]['median']:.3f} (p95 {j[k]['p95']:.3f})" for k in keys]
         params = f"{r.parameters / 1e6:.2f} M" if r.parameters else "–"
-        heard = "–" if j["tone_accuracy"] is None else f"{100 * r.tone_accuracy:.1f} %"
+        heard = "–" if np.isnan(r.tone_accuracy) else f"{100 * r.tone_accuracy:.1f} %"  # aligned-only: no tones
         lines.append(f"| {r.name} | {params} | " + " | ".join(cells) + f" | {heard} |")
     return "\n".join(lines) + "\n"
 
