@@ -10,7 +10,7 @@ import numpy as np
 # The convolutions equalised in every INT8 graph (graph -> node names). The vocoder's mel embedding: its 128
 # output channels peak between 13 and 205 (median 26, the calibration set), so its one per-tensor scale (entropy
 # threshold 136) left most channels a dozen levels, and it had to stay float for the tones. Equalised, it runs
-# INT8 (README, "INT8 report").
+# INT8 (docs/int8.md, "The mel embedding in INT8").
 EQUALISED = {"vocoder": ("/embed/Conv",)}
 SUFFIX = "_equalised"  # the rewritten convolution's output: what the Q/DQ pair quantises, within [-1, 1]
 

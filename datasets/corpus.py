@@ -155,7 +155,7 @@ def build_corpus(out_dir: Path, limit: int | None = None, workers: int = 2,
                  utterances: Sequence[HKUtterance] | None = None, progress: bool = True,
                  flutter: bool = True) -> BuildSummary:
     """Render the clean HKCanCor utterances (or the first ``limit``), resuming any earlier run. ``flutter=False``
-    renders without espeak-ng's pitch flutter (README, "espeak-ng's pitch flutter"), which no text predicts."""
+    renders without espeak-ng's pitch flutter (docs/voice.md, "espeak-ng's pitch flutter"), which no text predicts."""
     from tqdm import tqdm
 
     if workers < 1:

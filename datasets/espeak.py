@@ -21,7 +21,8 @@ _CHARS_UTF8 = 1
 _EVENT_LIST_TERMINATED, _EVENT_WORD, _EVENT_PHONEME = 0, 1, 7
 _LIBRARY_NAMES = ("libespeak-ng.so.1", "libespeak-ng.so", "libespeak-ng.dylib")
 # A voice variant without espeak-ng's pitch flutter: a fixed 368-step table of up to +-2 Hz that wavegen adds to
-# the pitch, stepping on only while it makes voiced sound, so its phase follows no text (README, "flutter").
+# the pitch, stepping on only while it makes voiced sound, so its phase follows no text (docs/voice.md,
+# "espeak-ng's pitch flutter").
 FLUTTER_FREE_VARIANT = "noflutter"  # espeak-ng overflows a fixed buffer on long variant names
 FLUTTER_FREE_VOICE = f"{VOICE}+{FLUTTER_FREE_VARIANT}"
 

@@ -3,7 +3,7 @@ voiced core, in the voice and in espeak-ng's own rendering of the same tokens.
 
 The tracker is librosa's pYIN, independent of the YIN track the bundled voice was trained on, so a model cannot
 pass by copying its training tracker's quirks (a contour stage may fill its labels from pYIN, ``tracker =
-"pyin"``; README, "pYIN fills the labels", reads such a voice with Praat's tracker too). A syllable's slope is
+"pyin"``; docs/voice.md, "pYIN fills the labels", reads such a voice with Praat's tracker too). A syllable's slope is
 the change of a straight line fitted to its F0 in semitones over the middle 60 % of its voiced frames (start to
 end of that core)."""
 

@@ -1,8 +1,9 @@
 """Every 1-D convolution of an exported graph as a 2-D one over a height of 1 (Unsqueeze, Conv 1 x k, Squeeze).
 onnxruntime's CPU provider runs 2-D convolutions in its blocked NCHWc layout (AVX2/AVX-512 kernels, the
 depthwise ones included) and 1-D ones through a generic im2col path: the vocoder's eight depthwise convolutions
-took 0.043 ms each of a window, its mel embedding 0.27 ms (measured, README "Export"). Same arithmetic, same
-node names (the fallback lists and the RKNN hybrid rules name nodes), and TensorRT and RKNN take either form."""
+took 0.043 ms each of a window, its mel embedding 0.27 ms (measured, docs/int8.md, "1-D convolutions as 2-D").
+Same arithmetic, same node names (the fallback lists and the RKNN hybrid rules name nodes), and TensorRT and
+RKNN take either form."""
 
 from __future__ import annotations
 

@@ -191,8 +191,8 @@ CARRIER = MEASURED_CARRIER_TEXT  # "I say X to you": X is the third syllable
 # Speaker statistics come from the carrier sentences of every measured set (36), not si's six alone: a voice's
 # pitch is bimodal there (high and low tones) and the median of six sentences' frames sat in the gap, so a few
 # frames moved it by 0.3 semitone and the proxy heard 3 of 6 instead of 6 of 6 from one checkpoint to the next of
-# one run (README, "The listen-proxy's scale, steadied"); over 36 sentences it moves under 0.1, and espeak-ng's own
-# rendering is heard 6 of 6 in the carrier, not 4.
+# one run (docs/voice.md, "The listen-proxy's scale, steadied"); over 36 sentences it moves under 0.1, and
+# espeak-ng's own rendering is heard 6 of 6 in the carrier, not 4.
 STATS_TEXTS = tuple(CARRIER.format(c) for chars in MEASURED_SETS.values() for c in chars)
 
 

@@ -1,7 +1,7 @@
 """The 2-D convolutions' height axis kept through the graph instead of squeezed after each convolution and put
 back before the next: a ConvNeXt block's LayerNorm, pointwise layers, GELU, transposes and residual add run on
 (B, C, 1, T) and (B, 1, T, C) as they did on (B, C, T) and (B, T, C), so the Squeeze and Unsqueeze pair each
-block paid (``conv2d.conv1d_as_conv2d``) goes: 2.5-5 % of a window on 2 cores (README, "The height axis kept").
+block paid (``conv2d.conv1d_as_conv2d``) goes: 2.5-5 % of a window on 2 cores (docs/int8.md, "The height axis kept").
 Same arithmetic and node names (the fallback lists and RKNN's hybrid rules name nodes); a convolution writes the
 tensor its Squeeze wrote, under that name, and only the ranks of the tensors in between change."""
 

@@ -2,7 +2,7 @@
 the word they stand for, or spelled, and their full stops kept from cutting the sentence.
 
 Without this, the dot of "Mr. Chan" was a sentence end: a full pause in the middle of a name, and a streamed
-sentence cut in two. Rules (documented in the README):
+sentence cut in two. Rules (documented in docs/frontend.md):
 
 - titles (Mr Mrs Ms Dr Prof Mt, and St before a possessive name or a name not after another) are read as the
   word (Dr -> doctor, St -> saint: St. Paul's, 去St. Andrew, but Queen St. Central is a street) and their

@@ -18,7 +18,7 @@ FIRST_WINDOW_FRAMES = 32
 # as much as its kept ones, and every window pays the same per-call overheads, so fewer, longer windows make the
 # same samples for less work (measured in one process, one thread, 128 -> 256: RTF 0.0049 -> 0.0042 on three long
 # sentences, 0.0050 -> 0.0040 on four short phrases). With two windows at once the longer windows cost 5 MB more
-# peak RSS than that target's margin allowed, so there every window stays at the chunk (README, "Longer windows").
+# peak RSS than that target's margin allowed, so there every window stays at the chunk (docs/int8.md, "Longer windows").
 LONGEST_WINDOW_FRAMES = 256
 
 

@@ -17,7 +17,7 @@ can say them with its own syllables: the CMU Pronouncing Dictionary (compiled in
   rises (2), vowel syllables between are low falling (4) and consonant syllables high (1).
 
 Acronyms and short all-capital tokens are spelled with the Hong Kong letter names (normalize.py). This is an
-approximation of a real adaptation process, which also varies by speaker and word; the README lists its limits."""
+approximation of a real adaptation process, which also varies by speaker and word; docs/frontend.md lists its limits."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Text normalisation: what real Cantonese text contains, turned into Han text, fixed readings and pauses.
 
-Readings chosen (documented in the README):
+Readings chosen (documented in docs/frontend.md):
 - numbers, dates, times and money: the rewrite rules of runtime/number_rules.py (105 -> 一百零五, 2個 -> 兩個,
   2024-03-05 -> 二零二四年三月五號, 7:30pm -> 晚上七點半, HK$100 -> 一百港元, 5-6個 -> 五至六個 ...), which run first;
 - floors 12/F -> 十二樓, G/F -> 地下, UG/F -> 高層地下, LG/F -> 低層地下, M/F -> 閣樓; an English weekday range

@@ -1,5 +1,5 @@
 """The rewrite rules for numbers, dates, times and money, in the order they apply: what normalisation turns
-into Han text before it splits the text into segments (each rule's reading is documented in the README).
+into Han text before it splits the text into segments (each rule's reading is documented in docs/frontend.md).
 
 Readings chosen:
 - integers as cardinals (105 -> 一百零五); a lone 2 before a measure word is 兩 (2個 -> 兩個), but not

@@ -66,7 +66,7 @@ FRAME_RATE_ST = 12 * np.log2(AUDIO.sample_rate / AUDIO.hop_length)  # 86.13 Hz: 
 def test_frames_the_decoder_leaves_unvoiced_do_not_buzz_at_the_frame_rate(int8_voice):
     """Where the decoder's F0 is unvoiced (and two frames either side, so pYIN's window holds no sung pitch), the
     audio carries no pitch at the frame rate. A vocoder whose noise phase was learned frame by frame repeated a
-    steady unvoiced sound every hop and buzzed at 86.13 Hz there (27 % of these frames; README "The frame-rate
+    steady unvoiced sound every hop and buzzed at 86.13 Hz there (27 % of these frames; docs/voice.md, "The frame-rate
     buzz"); random noise phase on unvoiced frames leaves pYIN's chance hits (3-4 %)."""
     from cantoedge.datasets.tonesets import MEASURED_SETS
     from cantoedge.export.contours import six_tone_units, track_semitones
