@@ -83,3 +83,27 @@ def test_errors_and_limits_section_states_the_limits_the_code_enforces():
     assert f"1 to {MAX_TEXT_CHARS:,} characters" in section
     assert f"{SPEED_MIN:g} to {SPEED_MAX:g}" in section and f"{SPEED_MIN:g}..{SPEED_MAX:g}" in section
     assert f"above {LIMIT_KNEE:g}" in section and f"towards {LIMIT_CEILING:g}" in section
+
+
+def _anchors(markdown: str) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation but hyphens dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", markdown, re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def test_links_between_the_readme_and_docs_resolve():
+    """The README sends readers to docs/ for the notes behind each section: every relative link lands on a file
+    that exists and, where it names one, on a heading that file has."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    assert len(pages) > 1, "docs/ holds the notes the README links to"
+    checked = 0
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#:]*)(?:#([^)]*))?\)", page.read_text(encoding="utf-8")):
+            path, anchor = target
+            linked = (page.parent / path).resolve() if path else page
+            assert linked.is_file(), f"{page.name} links to a missing {path}"
+            if anchor:
+                headings = _anchors(linked.read_text(encoding="utf-8"))
+                assert anchor in headings, f"{page.name}: no #{anchor} in {linked.name}"
+            checked += 1
+    assert checked >= 8
