@@ -35,6 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "between runs without tuning on the measured ones")
     p.add_argument("--graphs", type=existing_dir, metavar="DIR",
                    help="with --shapes: also the exported ONNX graphs in DIR, FP32 and INT8 (onnxruntime)")
+    p.add_argument("--nudges", action="store_true",
+                   help="with --shapes: each model again with 0.05, 0.1 and 0.2 Hz added to and taken from the F0 "
+                        "of each utterance's first voiced run (1-4 cents: no one hears it), which moves the "
+                        "harmonic source's phase for what follows; prints how far the count of slopes within "
+                        "0.4 semitone moves: the measure's own spread (six more renderings of every set a model)")
     p.add_argument("--flutter-free", action="store_true",
                    help="also score F0 against the same utterances rendered without espeak-ng's pitch flutter (a "
                         "+-2 Hz wobble whose phase no text predicts; the reference row then shows the flutter "
@@ -54,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from cantoedge.export.synth import TorchVoice
     from cantoedge.runtime.fileio import atomic_write_text
 
-    if (args.graphs or args.shape_sets != "measured") and not args.shapes:
-        raise ValueError("--graphs and --shape-sets choose what --shapes measures: give --shapes too")
+    if (args.graphs or args.nudges or args.shape_sets != "measured") and not args.shapes:
+        raise ValueError("--graphs, --nudges and --shape-sets choose what --shapes measures: give --shapes too")
     models = {name: Path(path) for name, path in args.model}
     flutter_free = None
     if args.flutter_free:
@@ -74,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name}: 詩史試時市事 heard as tones {proxy['isolated']} alone "
               f"({100 * proxy['isolated_accuracy']:.0f} %), {proxy['carrier']} in 「{CARRIER}」 "
               f"({100 * proxy['carrier_accuracy']:.0f} %)")
-    shapes, shapes_flutter_free = _shapes(args, models) if args.shapes else ({}, {})
+    shapes, shapes_flutter_free, nudges = _shapes(args, models) if args.shapes else ({}, {}, {})
     if args.json:
         report = {"systems": [r.to_json() for r in results], "listen_proxy": proxies, "shapes": shapes,
-                  **({"shapes_flutter_free": shapes_flutter_free} if shapes_flutter_free else {})}
+                  **({"shapes_flutter_free": shapes_flutter_free} if shapes_flutter_free else {}),
+                  **({"nudges": nudges} if nudges else {})}
         text = json.dumps(_strict_json(report), ensure_ascii=False, indent=1, allow_nan=False)
         atomic_write_text(Path(args.json), text + "\n")
     return 0
@@ -95,10 +101,10 @@ def _strict_json(value):
     return value
 
 
-def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, dict]:
+def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, dict, dict]:
     """Tone shapes of every model (PyTorch) and, with --graphs, of the ONNX graphs, beside espeak-ng's; with
     --flutter-free also beside espeak-ng's rendering without its pitch flutter (the vocoder row left out there: it
-    is given the rendering with flutter)."""
+    is given the rendering with flutter); with --nudges, how far each model's count moves under inaudible nudges."""
     from cantoedge.datasets.tonesets import MEASURED_SETS, VALIDATION_SETS
     from cantoedge.export import contours
     from cantoedge.export.checkpoint import load_model
@@ -108,10 +114,14 @@ def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, di
     vocoder, _ = load_model(Path(args.vocoder))
     copy = "vocoder on espeak-ng's mel and F0"  # what the vocoder alone keeps
     measured = {copy: contours.measure(lambda units: contours.copy_rendering(vocoder, units), bases)}
+    nudged: dict[str, list] = {}
     for name, path in models.items():
         model, _ = load_model(path)
         measured[name] = contours.measure(
             lambda units, model=model: contours.model_rendering(model, vocoder, units), bases)
+        if args.nudges:
+            nudged[name] = [contours.measure(lambda units, model=model, hz=hz: contours.model_rendering(
+                model, vocoder, units, nudge_hz=hz), bases) for hz in contours.NUDGES_HZ]
     if args.graphs:
         for precision in ("fp32", "int8"):
             voice = Voice(Path(args.graphs), precision, threads=1)
@@ -124,9 +134,30 @@ def _shapes(args: argparse.Namespace, models: dict[str, Path]) -> tuple[dict, di
     print(f"Slopes against espeak-ng's rendering ({args.shape_sets} sets):")
     print(contours.markdown_table(systems))
     free_systems = {}
+    references = {"espeak-ng": reference}
     if args.flutter_free:
         free = contours.measure_flutter_free(bases)
+        references["espeak-ng without flutter"] = free
         free_systems = {name: contours.compare(rows, free) for name, rows in measured.items() if name != copy}
         print(f"Slopes against espeak-ng's rendering without pitch flutter ({args.shape_sets} sets):")
         print(contours.markdown_table(free_systems))
-    return systems, free_systems
+    spreads = {name: {against: contours.nudge_spread(measured[name], rows, ref)
+                      for against, ref in references.items()} for name, rows in nudged.items()}
+    if spreads:
+        print(_nudge_table(spreads))
+    return systems, free_systems, {name: {k: v.to_json() for k, v in by.items()} for name, by in spreads.items()}
+
+
+def _nudge_table(spreads: dict) -> str:
+    """The count of slopes within tolerance as spoken and under the nudges, per model and reference."""
+    from cantoedge.export.contours import NUDGES_HZ, SLOPE_TOLERANCE
+
+    hz = ", ".join(f"{h:+g}" for h in NUDGES_HZ)
+    lines = [f"Slopes within {SLOPE_TOLERANCE} st under nudges of {hz} Hz to each utterance's first voiced run:",
+             "| system | against | as spoken | under the nudges | a slope moves (median / p90 / most) | most moved |",
+             "|---|---|---|---|---|---|"]
+    for name, by in spreads.items():
+        for against, s in by.items():
+            lines.append(f"| {name} | {against} | {s.within} of {s.total} | {s.lowest}–{s.highest} | "
+                         + " / ".join(f"{m:.2f}" for m in s.slope_moves) + f" st | {', '.join(s.most_moved)} |")
+    return "\n".join(lines) + "\n"
