@@ -65,6 +65,7 @@ class ReadAfter:
     sense: str
     not_before: str = ""  # characters after it that give it its other sense again
     word_start: bool = False  # it applies where the character starts a dictionary word too (邊間中學: 間中)
+    not_after_words: tuple[str, ...] = ()  # words ending right before it, on an ``after`` character, that do not count
 
 
 # A noun after the measure word that counts it, read in that sense: 相 after 張 or 幅 is "a photo", soeng2 (一張相,
@@ -81,6 +82,8 @@ class ReadAfter:
 # 載客量, 下載量, 工作量, 生命力量), where ToJyutping reads it alone loeng4, "to measure" (測量, 商量, 量血壓): not
 # before 度, 一, 緊, 咗, 過, 住 or 地, which make it the verb (量度, 量一量, 量緊, 量地). The entries after those
 # five each say why above them.
+KIND_NOT_AFTER = ("單一", "統一", "唯一", "劃一", "專一", "萬一", "千萬", "應該", "活該", "本該", "理該",
+                  *(side + "邊" for side in "兩旁呢哩嗰個四一左右前後上下入出裏裡外身海路街河岸周東南西北手床窗這那"))
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
@@ -110,6 +113,14 @@ READ_AFTER = {
     # "elsewhere" and "where", which speech says syu3.
     "處": ReadAfter("之高深低此各多一近難某何別隨四處", "a word of place", "cyu3", "a place",
                    "理置於事境分罰決死世方長"),
+    # 種 after a number or a demonstrative is the measure word "a kind", zung2, also where a dictionary word starts
+    # with it: ToJyutping reads 種 alone so, but its words of the verb "to plant" (種植, 種花, 種樹, 種米, 種過,
+    # zung3) took 這種植物, 各種植物, 一種花, 兩種樹, 三種樹, 呢一種過程, 一種米養百種人, 幾十種花 (zung3). Not after
+    # words that end on such a character without counting or pointing (單一種植, "monoculture"; 應該種花, "should
+    # plant"; 兩邊種咗, "planted on both sides"), nor after 多, 同, 個, 此 or 何, which the verb follows too
+    # (多種樹, 同種花嘅人, 一個種植園, 因此種植, 如何種花).
+    "種": ReadAfter("一兩二三四五六七八九十百千萬幾各某每這那哪該嗰邊哩依", "a number or a demonstrative", "zung2",
+                   "a kind", word_start=True, not_after_words=KIND_NOT_AFTER),
     # 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and rime-cantonese's
     # 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it "which" (睇下邊個,
     # 然後邊度, 問下邊到 for 邊度).
@@ -133,6 +144,8 @@ def _read_after(text: str, matches: list[Match], i: int) -> ReadAfter | None:
     if stated is None or i == 0 or matches[i - 1][0] not in stated.after:
         return None
     if len(word) != 1 and not (stated.word_start and text.startswith(word, i)):
+        return None
+    if any(text.endswith(w, 0, i) for w in stated.not_after_words):
         return None
     return None if _followed_by(text, i, stated.not_before) else stated
 

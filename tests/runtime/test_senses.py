@@ -50,6 +50,24 @@ def test_a_word_after_the_one_that_gives_it_a_sense_reads_in_that_sense(frontend
                                                                                       "the measure word", "an amount"))
 
 
+@pytest.mark.parametrize("text, readings", [
+    ("這種植物", "zung2"), ("各種植物都有", "zung2"), ("一種花", "zung2"), ("兩種樹真係互相倚靠", "zung2"),
+    ("呢一種過程", "zung2"), ("一種米養百種人", "zung2 zung2"), ("佢喺花園種植咗幾十種花", "zung3 zung2"),
+    ("你想要邊種？", "zung2"), ("呢種花", "zung2"),  # ToJyutping's own word 呢種
+    ("單一種植", "zung3"), ("應該種花", "zung3"), ("兩邊種咗啲樹", "zung3"), ("我哋要多種樹", "zung3"),
+    ("一個種植園", "zung3"), ("如何種花", "zung3"), ("我種咗三種樹", "zung3 zung2")])
+def test_zhong_after_a_number_or_a_demonstrative_is_a_kind(frontend, text, readings):
+    """種 after a number or a demonstrative is the measure word, zung2, though ToJyutping's words of the verb (種植,
+    種花, 種樹, 種過: zung3) start there; after words that end on such a character without counting (單一, 應該,
+    兩邊) and after 多, 個 or 何 the verb keeps its reading."""
+    r = frontend(text)
+    places = [k for k, g in enumerate(r.graphemes) if g == "種"]
+    assert [r.jyutping[k] for k in places] == readings.split()
+    for k in places:
+        if r.jyutping[k] == "zung2" and r.graphemes[k - 1] != "呢":
+            assert r.sources[k] == "context" and '"a kind"' in r.why[k]
+
+
 @pytest.mark.parametrize("text, reading", [
     ("佢而家瞓著覺", "gaau3"), ("擔心到瞓唔着覺", "gaau3"), ("嘈到我冇覺好瞓", "gaau3"), ("媽咪瞓緊覺", "gaau3"),
     ("睡午覺", "gaau3"), ("瞓個靚覺", "gaau3"), ("我開心到連覺都瞓唔着", "gaau3"),
