@@ -50,6 +50,22 @@ def test_a_word_after_the_one_that_gives_it_a_sense_reads_in_that_sense(frontend
                                                                                       "the measure word", "an amount"))
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("唔該幫下手啦", "haa5"), ("我想跟你學下嘢", "haa5"), ("幫我查下得唔得", "haa5"), ("你估下咩事", "haa5"),
+    ("攰就抖下啦", "haa5"), ("去飲下嘢", "haa5"), ("陪我過去影下相啦", "haa5"), ("等我整下老闆先", "haa5"),
+    ("去飲下午茶", "haa6"), ("佢做下個月", "haa6"), ("學下一代", "haa6"), ("請檢查下列項目", "haa6"),
+    ("我做下去", "haa6"), ("等我洗下巴", "haa6"), ("佢等下班", "haa6")])
+def test_xia_after_a_verb_of_everyday_doing_is_a_bit(frontend, text, reading):
+    """下 after 幫, 學, 查, 估, 抖, 飲, 影, 整 … is "a bit", haa5, as HKCanCor reads it after the verbs it holds often
+    (睇下, 試下); before a time, a direction or a word 下 begins as "down" (下午, 下個月, 下一代, 下列, 下去, 下巴) the
+    dictionary's haa6 stays."""
+    r = frontend(text)
+    (i,) = [k for k, g in enumerate(r.graphemes) if g == "下"]
+    assert r.jyutping[i] == reading
+    if reading == "haa5":
+        assert r.sources[i] == "context" and '"a bit"' in r.why[i]
+
+
 @pytest.mark.parametrize("text, readings", [
     ("這種植物", "zung2"), ("各種植物都有", "zung2"), ("一種花", "zung2"), ("兩種樹真係互相倚靠", "zung2"),
     ("呢一種過程", "zung2"), ("一種米養百種人", "zung2 zung2"), ("佢喺花園種植咗幾十種花", "zung3 zung2"),
