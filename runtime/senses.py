@@ -128,6 +128,12 @@ READ_AFTER = {
     # (下班, 下課, 下車, 下雨, 下場, 下屬, 下列, 下述, 下文, 下降, 下載, 下令, 下游, 下層, 下巴, 下體 …).
     "下": ReadAfter("幫學查估抖揾搵笑練影唱跳執洗整搞摸飲做", "a verb of everyday doing", "haa5", "a bit",
                    "".join(sorted(KEEPS_ITS_READING_BEFORE)) + "個班課體車雨場屬列述文降跌載令旬游層台臺山樓水馬巴流"),
+    # 朝 after 每, 成, a demonstrative, 琴 or 尋 (yesterday), or 由 is "a morning", ziu1 (每朝都要三點起身,
+    # 成朝坐咗喺度, 嗰朝, 琴朝, 由朝到晚), as ToJyutping's own 今朝, 聽朝, 朝朝 and 第二朝 read it, where it reads 朝
+    # alone ciu4, "a dynasty", "the court", "facing" (清朝, 朝廷, 朝向); not before what makes it that (朝廷, 朝代,
+    # 朝鮮, 朝政, 朝聖, 朝拜, 朝貢, 朝見, 朝向, 朝陽, 朝野).
+    "朝": ReadAfter("每成嗰呢哩琴尋噚由", "a word of which or how much", "ziu1", "a morning",
+                   "廷代鮮政聖拜貢見覲向陽野"),
     # 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and rime-cantonese's
     # 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it "which" (睇下邊個,
     # 然後邊度, 問下邊到 for 邊度).

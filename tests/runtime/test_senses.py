@@ -66,6 +66,20 @@ def test_xia_after_a_verb_of_everyday_doing_is_a_bit(frontend, text, reading):
         assert r.sources[i] == "context" and '"a bit"' in r.why[i]
 
 
+@pytest.mark.parametrize("text, reading", [
+    ("佢每朝都喺公園練功", "ziu1"), ("佢成朝坐咗喺度", "ziu1"), ("嗰朝落大雨", "ziu1"), ("琴朝", "ziu1"),
+    ("巴士由朝到晚都滿座", "ziu1"), ("今朝好凍", "ziu1"), ("清朝末年", "ciu4"), ("每朝代都有", "ciu4"),
+    ("由朝廷決定", "ciu4"), ("坐北朝南", "ciu4")])
+def test_zhao_after_every_whole_or_that_is_a_morning(frontend, text, reading):
+    """朝 after 每, 成, 嗰, 琴 or 由 is "a morning", ziu1, as ToJyutping's own 今朝 and 聽朝 read it; alone it reads
+    ciu4, "a dynasty", which stays before 代, 廷 and the like."""
+    r = frontend(text)
+    i = text.index("朝")
+    assert r.jyutping[i] == reading
+    if reading == "ziu1" and "今朝" not in text:
+        assert r.sources[i] == "context" and '"a morning"' in r.why[i]
+
+
 @pytest.mark.parametrize("text, readings", [
     ("這種植物", "zung2"), ("各種植物都有", "zung2"), ("一種花", "zung2"), ("兩種樹真係互相倚靠", "zung2"),
     ("呢一種過程", "zung2"), ("一種米養百種人", "zung2 zung2"), ("佢喺花園種植咗幾十種花", "zung3 zung2"),
