@@ -190,7 +190,7 @@ class ReadBefore:
 # soeng6, "on", "previous"; HKCanCor reads its 上飛機 and 上機 soeng5 (5 of 5). Not before a 機 that starts another
 # word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機).
 READ_BEFORE = {
-    "呢": ReadBefore(tuple("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科"), "ni1", "this",
+    "呢": ReadBefore(tuple("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科些"), "ni1", "this",
                      "ToJyutping's 呢個 and 呢本", role="the measure word",
                      not_before=("首先", "單係", "單只", "單單", "集中", "轉頭")),
     "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "ToJyutping's 成日 and 成個",

@@ -147,6 +147,7 @@ def test_what_informal_writing_puts_for_晒_and_嘅_reads_as_them(frontend, text
 @pytest.mark.parametrize("text, reading", [
     ("呢首歌嘅調好難唱", "ni1"), ("呢單嘢好奇怪", "ni1"), ("呢位先生係邊個", "ni1"), ("佢呢期好忙", "ni1"),
     ("呢個人", "ni1"),  # ToJyutping's own word
+    ("點樣幫其他人理解呢些信息", "ni1"),
     # the particle: before a verb or adverb these characters begin, at the end, before what is no measure word
     ("唔開始呢首先呢就", "ne1"), ("佢呢單係想食", "ne1"), ("注意力呢集中唔到", "ne1"), ("你去唔去呢", "ne1"),
     ("我呢好鍾意", "ne1"),
