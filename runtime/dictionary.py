@@ -16,26 +16,33 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # the afternoon after a weekday or a count (星期三下午, 星期一至五下午, 一下午 read haa5 ng5; 下午 is haa6). Formal
 # text writes them daily; HKCanCor's conversations have none, so this is a stated rule, not one learnt from counts.
 # And 奇怪, 奇妙, 奇特: ToJyutping's 好奇, "curious" (hou3 kei4), took 好奇怪, "very strange" (hou2 kei4 gwaai3), so
-# HKCanCor's 好奇怪 made the lexicon read 好奇 hou2 kei4 and 我好好奇 hou2 hou2 kei4.
-KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特"})
+# HKCanCor's 好奇怪 made the lexicon read 好奇 hou2 kei4 and 我好好奇 hou2 hou2 kei4. And 真係, 真正: ToJyutping's
+# 嚟真 ("for real", lai2 zan1) took 笑咗出嚟真係, 帶嚟真正嘅 (lai2 for lai4), and its 當真 ("take it seriously",
+# dong3) 相當真正 (2026-12-07).
+KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正"})
 # Characters no word may take, by what is around them: 會 in 唔會 ("will not") and before it (會唔會, "will or
 # won't") is the modal, a word of its own, where ToJyutping's 會長 and 會考 took it after 唔 (會唔會長久 read 長 as
 # "chairman", zoeng2) and its 晚會, 公會 and 工會 before 唔會 (夜晚會唔會, 老公會唔會: wui2); not in 機會 or 社會,
 # nouns that say "the chance won't …" (好大機會唔會係), nor before 話: 唔會話 is the lexicon's word 會話, "will say"
 # (wui5 waa6, HKCanCor's 16 places of 唔會話 are its evidence), where ToJyutping's 會話 is "a conversation".
-MODAL, NOT, SAY = "會", "唔", "話"
+# And 會 after 上 closing a word of place or manner (身上, 路上, 實際上, 傳統上, 程度上) is the modal too, where
+# ToJyutping's 上會 ("to join a loan club", soeng5 wui2) took 佢哋身上會有, 實際上會令, 道路上會有 (8 places of CTCPC
+# and Common Voice; 2026-12-07); not after 去, 要, 想 or 行, which 上會 the verb follows (去車行上會).
+MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
+JOINS_A_CLUB_AFTER = "去要想行"
 
 
 def is_modal(text: str, k: int) -> bool:
     """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, the modal: decided by its neighbours alone."""
     return text[k] == MODAL and text[k + 1:k + 2] != SAY and (
-        text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT))
+        text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT)
+        or (text[k - 1:k] == ON and k >= 2 and text[k - 2] not in JOINS_A_CLUB_AFTER))
 
 
 def modal_places(text: str) -> frozenset[int]:
     """The places of ``text`` where a 會 of 唔會 or 會唔會 stands: no dictionary word may take them."""
-    if NOT + MODAL not in text:
+    if NOT + MODAL not in text and ON + MODAL not in text:
         return frozenset()
     return frozenset(k for k in range(len(text)) if is_modal(text, k))
 
