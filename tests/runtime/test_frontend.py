@@ -151,6 +151,7 @@ def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
     ("你個書包咁重", "重", "cung5", "重 after 咁"), ("個保齡球太重", "重", "cung5", "重 after 太"),
     ("你估吓我有幾重", "重", "cung5", "重 after 幾"), ("殺氣好重嗰次之後", "重", "cung5", "重 after 好"),
     ("佢有幾十斤重", "重", "cung5", "重 after 斤"), ("唔夠重", "重", "cung5", "重 after 夠"),
+    ("個男仔真係傷得好鬼重", "重", "cung5", "重 after 鬼"),
     # ... and the adverb "still" (仲) after none of them, and 噉 "then"
     ("佢重未嚟", "重", "zung6", None), ("噉重唔係", "重", "zung6", None), ("呢個好重要", "重", "zung6", None),
     # 核 in a word of checking or of the nucleus
