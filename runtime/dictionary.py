@@ -167,8 +167,9 @@ class WordDictionary:
         """(character, its reading or None) for every character of ``text``."""
         return [(ch, reading) for ch, reading, _ in self.matches(text)]
 
-    def matches(self, text: str) -> list[tuple[str, str | None, str]]:
-        """(character, its reading or None, the dictionary word it was read in) for every character."""
+    def matches(self, text: str, breaks: frozenset[int] = frozenset()) -> list[tuple[str, str | None, str]]:
+        """(character, its reading or None, the dictionary word it was read in) for every character; no word spans
+        one of ``breaks``, the places right after a phrase's pause read across (民主 將經濟: not ToJyutping's 主將)."""
         out: list[tuple[str, str | None, str]] = []
         n, i = len(text), 0
         alone = modal_places(text) if self.separate else frozenset()
@@ -176,8 +177,8 @@ class WordDictionary:
             entries, longest = self._block(text[i])
             best, stop = None, i + 1
             for j in range(i + 1, min(n, i + longest) + 1):
-                if j - i > 1 and (i in alone or j - 1 in alone):
-                    break  # a longer word would take a place that stands alone
+                if j - i > 1 and (i in alone or j - 1 in alone or j - 1 in breaks):
+                    break  # a longer word would take a place that stands alone, or cross a pause
                 found = entries.get(text[i:j])
                 if found and not (j - i > 1 and text[j - 1:j + 1] in self.kept_together):
                     best, stop = found, j

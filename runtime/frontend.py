@@ -186,7 +186,7 @@ class Frontend:
         open a phrase."""
         opens = after_pause if after_letters else after_pause | {0}
         out = []
-        matches = self._dictionary.matches(text)
+        matches = self._dictionary.matches(text, frozenset(after_pause))
         alone = _read_alone(matches)
         for i, (ch, reading, word) in enumerate(matches):
             syllables = reading.split() if reading else []

@@ -104,6 +104,19 @@ def test_a_word_does_not_take_the_start_of_the_next(text, said):
     assert " ".join(Frontend()(text).jyutping) == said
 
 
+@pytest.mark.parametrize("text, char, said", [
+    ("我哋今時今日嘅民主 將經濟由政治領域分出嚟", "將", "zoeng1"), ("百分之四十八嘅學生 會達到年級水平", "會", "wui5"),
+    ("獅子山係一個 位於西非嘅細國", "位", "wai6"), ("短短九個月間 中國政府就", "間", "gaan1")])
+def test_no_dictionary_word_spans_a_phrases_pause(text, char, said):
+    """A space between Han phrases is a pause, read across by the context rules, but no word spans it: ToJyutping's
+    主將, 學生會, 個位 and 間中 took the first character of the next phrase."""
+    from cantoedge.runtime.frontend import Frontend
+
+    r = Frontend()(text)
+    assert r.jyutping[r.graphemes.index(char)] == said
+    assert "<,>" in r.encoded.phones
+
+
 @needs_tojyutping
 def test_the_compiled_file_is_what_this_tojyutping_compiles_to():
     from cantoedge.datasets.lexicon import compile_tojyutping
