@@ -132,7 +132,7 @@ READ_AFTER = {
     # 成朝坐咗喺度, 嗰朝, 琴朝, 由朝到晚), as ToJyutping's own 今朝, 聽朝, 朝朝 and 第二朝 read it, where it reads 朝
     # alone ciu4, "a dynasty", "the court", "facing" (清朝, 朝廷, 朝向); not before what makes it that (朝廷, 朝代,
     # 朝鮮, 朝政, 朝聖, 朝拜, 朝貢, 朝見, 朝向, 朝陽, 朝野).
-    "朝": ReadAfter("每成嗰呢哩琴尋噚由", "a word of which or how much", "ziu1", "a morning",
+    "朝": ReadAfter("每成嗰呢哩琴尋噚由", "a word of every, whole, which or from", "ziu1", "a morning",
                    "廷代鮮政聖拜貢見覲向陽野"),
     # 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and rime-cantonese's
     # 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it "which" (睇下邊個,
