@@ -86,7 +86,8 @@ def test_zhao_after_every_whole_or_that_is_a_morning(frontend, text, reading):
     ("呢一種過程", "zung2"), ("一種米養百種人", "zung2 zung2"), ("佢喺花園種植咗幾十種花", "zung3 zung2"),
     ("你想要邊種？", "zung2"), ("呢種花", "zung2"),  # ToJyutping's own word 呢種
     ("單一種植", "zung3"), ("應該種花", "zung3"), ("兩邊種咗啲樹", "zung3"), ("我哋要多種樹", "zung3"),
-    ("一個種植園", "zung3"), ("如何種花", "zung3"), ("我種咗三種樹", "zung3 zung2")])
+    ("一個種植園", "zung3"), ("如何種花", "zung3"), ("我種咗三種樹", "zung3 zung2"),
+    ("自己種嘢食", "zung3"), ("一齊嚟種嘢", "zung3"), ("嗰種嘢我唔鍾意", "zung2"), ("咩種嘢", "zung2")])
 def test_zhong_after_a_number_or_a_demonstrative_is_a_kind(frontend, text, readings):
     """種 after a number or a demonstrative is the measure word, zung2, though ToJyutping's words of the verb (種植,
     種花, 種樹, 種過: zung3) start there; after words that end on such a character without counting (單一, 應該,
@@ -95,8 +96,10 @@ def test_zhong_after_a_number_or_a_demonstrative_is_a_kind(frontend, text, readi
     places = [k for k, g in enumerate(r.graphemes) if g == "種"]
     assert [r.jyutping[k] for k in places] == readings.split()
     for k in places:
-        if r.jyutping[k] == "zung2" and r.graphemes[k - 1] != "呢":
+        if r.jyutping[k] == "zung2" and r.graphemes[k - 1] not in "呢咩":
             assert r.sources[k] == "context" and '"a kind"' in r.why[k]
+        if r.graphemes[k + 1:k + 2] == ["嘢"] and r.jyutping[k] == "zung3":
+            assert r.sources[k] == "context" and '"to grow"' in r.why[k]
 
 
 @pytest.mark.parametrize("text, reading", [
