@@ -211,15 +211,35 @@ def _capitals_word(token: str) -> bool:
 _DEGREE = frozenset("好幾咁太超勁最更極")  # (not 夠: 唔夠RAM, enough of a thing)
 
 
+# Acronyms of three capitals that CMUdict also knows as words: spelled even in a phrase of capitals (USA TODAY)
+CAPITALS_KEPT_SPELLED = frozenset({"USA", "ICU", "IOU", "ISO", "API", "CEO", "FAQ", "UFO", "EPA", "IRA", "ERA"})
+
+
+def _in_capital_phrase(text: str, i: int, j: int) -> bool:
+    """Whether the capitals ``text[i:j]`` stand in a phrase of capital words a space apart, another of which is said
+    as a word (HOT SALE, BUY ONE GET ONE FREE, TAKE TWO, NEW ARRIVAL): a sign's or a slogan's words."""
+    start, end = i, j
+    while start >= 2 and text[start - 1] == " " and text[start - 2].isupper() and text[start - 2].isascii():
+        start -= 1
+        while start >= 1 and text[start - 1].isupper() and text[start - 1].isascii():
+            start -= 1
+    while end + 1 < len(text) and text[end] == " " and text[end + 1].isupper() and text[end + 1].isascii():
+        end += 1
+        while end < len(text) and text[end].isupper() and text[end].isascii():
+            end += 1
+    return any(len(word) > ACRONYM_MAX or _capitals_word(word) for word in text[start:end].split(" ")
+               if word != text[i:j] and word.isalpha())
+
+
 def _latin_run(text: str, i: int, j: int) -> list[Segment]:
     """The letters ``text[i:j]`` as latin_token reads them, but three capitals after a word of degree that CMUdict
     says as a word as that word (好MAN, 好HOT); other capitals stay letters (好MK, 好IT; 好COOL, four letters, is a
-    word already)."""
+    word already); and three in a phrase of capital words (HOT SALE; two, as AX, AM, OT, are acronyms too often)."""
     from .english import pronunciations
 
     token = text[i:j]
-    if len(token) == 3 and token.isupper() and text[i - 1:i] in _DEGREE and re.search("[AEIOU]", token) \
-            and token.lower() in pronunciations():
+    if len(token) == 3 and token.isupper() and re.search("[AEIOU]", token) and token.lower() in pronunciations() \
+            and (text[i - 1:i] in _DEGREE or (token not in CAPITALS_KEPT_SPELLED and _in_capital_phrase(text, i, j))):
         return [Segment(s.kind, token, s.jyutping, s.source, s.word) for s in latin_token(token.lower())]
     return latin_token(token)
 

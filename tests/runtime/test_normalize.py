@@ -601,6 +601,21 @@ def test_three_capitals_after_a_word_of_degree_are_the_adjective(text, expected)
     assert [f"{s.text}:{s.source}" if s.source else s.text for s in normalize(text)[0]] == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("HOT SALE", ["HOT:english", "SALE:english"]),
+    ("記住生命冇TAKE TWO！", ["記住生命冇", "TAKE:english", "TWO:english", "<!>"]),
+    ("BUY ONE GET ONE FREE", [f"{w}:english" for w in ("BUY", "ONE", "GET", "ONE", "FREE")]),
+    # no word in the phrase said as a word, an acronym that is a word too, or two letters: still letters
+    ("THE END", ["T:spelled", "H:spelled", "E:spelled", "E:spelled", "N:spelled", "D:spelled"]),
+    ("USA TODAY", ["U:spelled", "S:spelled", "A:spelled", "TODAY:english"]),
+    ("MTR NEW LINE", ["M:spelled", "T:spelled", "R:spelled", "NEW:english", "LINE:english"]),
+    ("OT HOME", ["O:spelled", "T:spelled", "HOME:english"])])
+def test_three_capitals_in_a_phrase_of_capital_words_are_words(text, expected):
+    """A sign or a slogan in capitals (HOT SALE, BUY ONE GET ONE FREE) was spelled but for its longer words (H O T
+    sale); three capitals that CMUdict says as a word are that word where another word of the phrase is said."""
+    assert [f"{s.text}:{s.source}" if s.source else s.text for s in normalize(text)[0]] == expected
+
+
 @pytest.mark.parametrize("text, folded", [("café", "cafe"), ("naïve résumé", "naive resume"), ("Straße", "Strasse"),
                                           ("Œuvre", "OEuvre"), ("ÀÉ", "AE")])
 def test_accented_latin_letters_are_read_as_their_base_letters(text, folded):
