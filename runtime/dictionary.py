@@ -28,6 +28,10 @@ KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特", "�
 # And 會 after 上 closing a word of place or manner (身上, 路上, 實際上, 傳統上, 程度上) is the modal too, where
 # ToJyutping's 上會 ("to join a loan club", soeng5 wui2) took 佢哋身上會有, 實際上會令, 道路上會有 (8 places of CTCPC
 # and Common Voice; 2026-12-07); not after 去, 要, 想 or 行, which 上會 the verb follows (去車行上會).
+# Words of ToJyutping's the frontend never matches, where its reading is wrong in every place text writes them:
+# 開邊 (hoi1 bin6) is the aspect 開 and 邊 "which" in all 11 places of CTCPC and Common Voice (你去開邊度食晏, 你睇開
+# 邊份報紙, 住開邊個市: bin1).
+SKIPPED_WORDS = frozenset({"開邊"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
@@ -128,7 +132,8 @@ class WordDictionary:
                  kept_together: frozenset[str] = KEPT_TOGETHER, separate: bool = True):
         self.words = words
         self.kept_together = kept_together  # frozenset(): exactly ToJyutping's greedy match
-        self.separate = separate  # False: no place is kept out of words (modal_places), as ToJyutping matches
+        self.separate = separate  # False: no place is kept out of words (modal_places) and no word skipped
+        # (SKIPPED_WORDS), as ToJyutping matches
         self.overlay = overlay or {}  # word -> readings, comma-separated: decides over the file
         self._overlay_by_char: dict[str, dict[str, str]] = {}
         for word, reading in self.overlay.items():
@@ -180,6 +185,8 @@ class WordDictionary:
                 if j - i > 1 and (i in alone or j - 1 in alone or j - 1 in breaks):
                     break  # a longer word would take a place that stands alone, or cross a pause
                 found = entries.get(text[i:j])
+                if found and self.separate and text[i:j] in SKIPPED_WORDS:
+                    found = None
                 if found and not (j - i > 1 and text[j - 1:j + 1] in self.kept_together):
                     best, stop = found, j
             if best is None:
