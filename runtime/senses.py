@@ -414,6 +414,18 @@ def _a_daughter(text: str, matches: list[Match], i: int) -> bool:
 # words there (dictionary.py, is_modal); stated here too so that no context rule re-reads it.
 WILL_SAID = "wui5"
 
+# 當 between two persons is "to take for", dong3 (你當我係咩, 佢當你係隻棋, 我當佢係路人, 你當我傻㗎), as ToJyutping's
+# own 當我冇到 reads it, where it reads 當 alone dong1, "when", "to serve as" (當你發現, 當時, 當更); not before 我面,
+# 你面 or 佢面, "in front of" (佢當我面撕咗封信). Of the 38 places of CTCPC and Common Voice where 當 read alone
+# stands between two, 36 take for: that one is the other, and a "when" after an unpunctuated 你 (記得以前嘅你當你再…).
+TAKE_FOR, TAKE_FOR_SAID, PERSONS = "當", "dong3", "我你佢"
+
+
+def _takes_for(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 當 read alone, stands between two persons: "to take (someone) for"."""
+    return text[i] == TAKE_FOR and len(matches[i][2]) == 1 and _preceded_by(text, i, PERSONS + "哋") and \
+        _followed_by(text, i, PERSONS) and text[i + 2:i + 3] != "面"
+
 
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
                  ahead: str = "", opens: frozenset[int] = frozenset()) -> tuple[str, str] | None:
@@ -453,11 +465,15 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return THIS_SAID, (f"{ch} {where}, more of the phrase after it → {THIS_SAID}, \"this\": no particle stands "
                            "there")
     if is_modal(text, i):
-        return WILL_SAID, f"{ch} in 唔{ch} or {ch}唔{ch} → {WILL_SAID}, \"will\", the modal, a word of its own"
+        return WILL_SAID, (f"{ch} in 唔{ch} or {ch}唔{ch}, or after a 上 closing a word → {WILL_SAID}, \"will\", "
+                           "the modal, a word of its own")
     if _a_daughter(text, matches, i):
         return DAUGHTER_SAID, f"{ch} after {DAUGHTER_AFTER}, nothing nominal after it → {DAUGHTER_SAID}, \"a daughter\""
     if _a_sleep(text, matches, i):
         return "gaau3", f"{ch} near {', '.join(sorted(set(SLEEP_NEAR) & set(text)))} → gaau3, \"a sleep\", as in 瞓覺"
+    if _takes_for(text, matches, i):
+        return TAKE_FOR_SAID, (f"{ch} between {text[i - 1]} and {text[i + 1]} → {TAKE_FOR_SAID}, \"to take for\" "
+                               "(你當我係咩)")
     if stated := _read_after(text, matches, i):
         return stated.reading, f"{ch} after {text[i - 1]}, {stated.role} → {stated.reading}, \"{stated.sense}\""
     return None

@@ -68,6 +68,19 @@ def test_xia_after_a_verb_of_everyday_doing_is_a_bit(frontend, text, reading):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("你當我係咩", "dong3"), ("佢當你係隻棋子", "dong3"), ("我當佢係路人㗎咋", "dong3"), ("人哋當你係兵", "dong3"),
+    ("當你發現", "dong1"), ("佢當時唔喺度", "dong1"), ("佢當我面撕咗封信", "dong1"), ("今日我當夜更", "dong1")])
+def test_dang_between_two_persons_is_to_take_for(frontend, text, reading):
+    """當 between two persons is "to take for", dong3, as ToJyutping's own 當我冇到 reads it; alone it is dong1,
+    "when", "to serve as", which stays at a phrase's start, before a time and in 當我面, "in front of me"."""
+    r = frontend(text)
+    i = text.index("當")
+    assert r.jyutping[i] == reading
+    if reading == "dong3":
+        assert r.sources[i] == "context" and '"to take for"' in r.why[i]
+
+
+@pytest.mark.parametrize("text, reading", [
     ("佢每朝都喺公園練功", "ziu1"), ("佢成朝坐咗喺度", "ziu1"), ("嗰朝落大雨", "ziu1"), ("琴朝", "ziu1"),
     ("巴士由朝到晚都滿座", "ziu1"), ("今朝好凍", "ziu1"), ("清朝末年", "ciu4"), ("每朝代都有", "ciu4"),
     ("由朝廷決定", "ciu4"), ("坐北朝南", "ciu4")])
