@@ -14,6 +14,16 @@ def frontend():
     return Frontend()
 
 
+def assert_reads(frontend, text: str, char: str, reading: str, stated: str, sense: str, plain: str = "") -> None:
+    """``char``'s first place in ``text`` reads ``reading``; where that is the stated sense's reading (``stated``),
+    --explain names ``sense``, unless ``plain`` (a dictionary word that reads it so) is in the text."""
+    r = frontend(text)
+    i = r.graphemes.index(char)
+    assert r.jyutping[i] == reading
+    if reading == stated and not (plain and plain in text):
+        assert r.sources[i] == "context" and f'"{sense}"' in r.why[i]
+
+
 @pytest.mark.parametrize("text, reading", [
     ("check下先", "haa5"), ("google下", "haa5"), ("send下畀我", "haa5"), ("test下得唔得", "haa5"),
     ("book下個月", "haa6"), ("scroll下去", "haa6"),  # before a time or a direction: the dictionary's reading
@@ -60,11 +70,7 @@ def test_xia_after_a_verb_of_everyday_doing_is_a_bit(frontend, text, reading):
     """下 after 幫, 學, 查, 估, 抖, 飲, 影, 整 … is "a bit", haa5, as HKCanCor reads it after the verbs it holds often
     (睇下, 試下); before a time, a direction or a word 下 begins as "down" (下午, 下個月, 下一代, 下列, 下去, 下巴) the
     dictionary's haa6 stays."""
-    r = frontend(text)
-    (i,) = [k for k, g in enumerate(r.graphemes) if g == "下"]
-    assert r.jyutping[i] == reading
-    if reading == "haa5":
-        assert r.sources[i] == "context" and '"a bit"' in r.why[i]
+    assert_reads(frontend, text, "下", reading, "haa5", "a bit")
 
 
 @pytest.mark.parametrize("text, reading", [
@@ -73,11 +79,7 @@ def test_xia_after_a_verb_of_everyday_doing_is_a_bit(frontend, text, reading):
 def test_dang_between_two_persons_is_to_take_for(frontend, text, reading):
     """當 between two persons is "to take for", dong3, as ToJyutping's own 當我冇到 reads it; alone it is dong1,
     "when", "to serve as", which stays at a phrase's start, before a time and in 當我面, "in front of me"."""
-    r = frontend(text)
-    i = text.index("當")
-    assert r.jyutping[i] == reading
-    if reading == "dong3":
-        assert r.sources[i] == "context" and '"to take for"' in r.why[i]
+    assert_reads(frontend, text, "當", reading, "dong3", "to take for")
 
 
 @pytest.mark.parametrize("text, reading", [
@@ -87,11 +89,7 @@ def test_dang_between_two_persons_is_to_take_for(frontend, text, reading):
 def test_zhao_after_every_whole_or_that_is_a_morning(frontend, text, reading):
     """朝 after 每, 成, 嗰, 琴 or 由 is "a morning", ziu1, as ToJyutping's own 今朝 and 聽朝 read it; alone it reads
     ciu4, "a dynasty", which stays before 代, 廷 and the like."""
-    r = frontend(text)
-    i = text.index("朝")
-    assert r.jyutping[i] == reading
-    if reading == "ziu1" and "今朝" not in text:
-        assert r.sources[i] == "context" and '"a morning"' in r.why[i]
+    assert_reads(frontend, text, "朝", reading, "ziu1", "a morning", plain="今朝")
 
 
 @pytest.mark.parametrize("text, readings", [
@@ -121,11 +119,7 @@ def test_zhong_after_a_number_or_a_demonstrative_is_a_kind(frontend, text, readi
     ("我覺得瞓唔着", "gok3"), ("瞓唔着嘅感覺", "gok3"), ("我發覺", "gok3"), ("唔覺意", "gok3")])
 def test_a_sleep_reads_gaau3_and_a_feeling_gok3(frontend, text, reading):
     """ToJyutping reads 覺 alone gok3, "to feel"; near 瞓 or 睡 it is "a sleep", gaau3, as its own 瞓覺 is."""
-    r = frontend(text)
-    i = text.index("覺")
-    assert r.jyutping[i] == reading
-    if reading == "gaau3":
-        assert r.sources[i] == "context" and '"a sleep"' in r.why[i]
+    assert_reads(frontend, text, "覺", reading, "gaau3", "a sleep")
 
 
 @pytest.mark.parametrize("text, reading", [
