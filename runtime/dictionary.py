@@ -38,14 +38,15 @@ JOINS_A_CLUB_AFTER = "去要想行"
 
 
 def is_modal(text: str, k: int) -> bool:
-    """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, the modal: decided by its neighbours alone."""
+    """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, or after a 上 that closes a word (身上會), the modal: decided by
+    its neighbours alone."""
     return text[k] == MODAL and text[k + 1:k + 2] != SAY and (
         text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT)
         or (text[k - 1:k] == ON and k >= 2 and text[k - 2] not in JOINS_A_CLUB_AFTER))
 
 
 def modal_places(text: str) -> frozenset[int]:
-    """The places of ``text`` where a 會 of 唔會 or 會唔會 stands: no dictionary word may take them."""
+    """The places of ``text`` where the modal 會 stands (``is_modal``): no dictionary word may take them."""
     if NOT + MODAL not in text and ON + MODAL not in text:
         return frozenset()
     return frozenset(k for k in range(len(text)) if is_modal(text, k))

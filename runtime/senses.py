@@ -416,8 +416,8 @@ WILL_SAID = "wui5"
 
 # 當 between two persons is "to take for", dong3 (你當我係咩, 佢當你係隻棋, 我當佢係路人, 你當我傻㗎), as ToJyutping's
 # own 當我冇到 reads it, where it reads 當 alone dong1, "when", "to serve as" (當你發現, 當時, 當更); not before 我面,
-# 你面 or 佢面, "in front of" (佢當我面撕咗封信). Of the 38 places of CTCPC and Common Voice where 當 read alone
-# stands between two, 36 take for: that one is the other, and a "when" after an unpunctuated 你 (記得以前嘅你當你再…).
+# 你面 or 佢面, "in front of" (佢當我面撕咗封信). Over CTCPC and Common Voice it changed 35 places, 34 of them "to
+# take for"; the other is a "when" after a 你 that a subtitle left without its comma (記得以前嘅你當你再…).
 TAKE_FOR, TAKE_FOR_SAID, PERSONS = "當", "dong3", "我你佢"
 
 
