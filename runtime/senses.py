@@ -199,10 +199,10 @@ READ_BEFORE = {
                                  "晚宴", "晚安", "朝代", "朝廷", "朝鮮", "朝向")),
     "近": ReadBefore(("啲",), "kan5", "nearer", "rime-cantonese's 貪近 and 近點", not_after="最附接靠新將"),
     "處": ReadBefore(("處",), "cyu3", "everywhere", "ToJyutping's 到處 and 遠處"),  # 處處: the first; READ_AFTER
-    # 種 before 嘢 is the verb, "to grow things", zung3 (自己種嘢食, 一齊嚟種嘢, 搵地方種嘢), where ToJyutping reads
-    # 種 alone zung2, the measure word; not after a number or a word that points (嗰種嘢, 咩種嘢, 呢類種嘢: "that
-    # kind of thing"), after which 種 is "a kind" (READ_AFTER).
-    "種": ReadBefore(("嘢",), "zung3", "to grow", "ToJyutping's 種花 and 種菜",
+    # 種 before 嘢, 返, 滿 or 晒 is the verb, "to grow (things)", zung3 (自己種嘢食, 一齊嚟種嘢, 重新種返, 種滿晒花,
+    # 四便都種晒樹), where ToJyutping reads 種 alone zung2, the measure word; not after a number or a word that
+    # points (嗰種嘢, 咩種嘢, 呢類種嘢: "that kind of thing"), after which 種 is "a kind" (READ_AFTER).
+    "種": ReadBefore(("嘢", "返", "滿", "晒"), "zung3", "to grow", "ToJyutping's 種花 and 種菜",
                      not_after="一兩二三四五六七八九十百千萬幾各某每這那哪該嗰邊哩依個果咩乜類樣"),
     "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
                       "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",

@@ -98,7 +98,8 @@ def test_zhao_after_every_whole_or_that_is_a_morning(frontend, text, reading):
     ("你想要邊種？", "zung2"), ("呢種花", "zung2"),  # ToJyutping's own word 呢種
     ("單一種植", "zung3"), ("應該種花", "zung3"), ("兩邊種咗啲樹", "zung3"), ("我哋要多種樹", "zung3"),
     ("一個種植園", "zung3"), ("如何種花", "zung3"), ("我種咗三種樹", "zung3 zung2"),
-    ("自己種嘢食", "zung3"), ("一齊嚟種嘢", "zung3"), ("嗰種嘢我唔鍾意", "zung2"), ("咩種嘢", "zung2")])
+    ("自己種嘢食", "zung3"), ("一齊嚟種嘢", "zung3"), ("嗰種嘢我唔鍾意", "zung2"), ("咩種嘢", "zung2"),
+    ("重新種返啲樹", "zung3"), ("騎樓種滿晒花", "zung3")])
 def test_zhong_after_a_number_or_a_demonstrative_is_a_kind(frontend, text, readings):
     """種 after a number or a demonstrative is the measure word, zung2, though ToJyutping's words of the verb (種植,
     種花, 種樹, 種過: zung3) start there; after words that end on such a character without counting (單一, 應該,
@@ -109,7 +110,7 @@ def test_zhong_after_a_number_or_a_demonstrative_is_a_kind(frontend, text, readi
     for k in places:
         if r.jyutping[k] == "zung2" and r.graphemes[k - 1] not in "呢咩":
             assert r.sources[k] == "context" and '"a kind"' in r.why[k]
-        if r.graphemes[k + 1:k + 2] == ["嘢"] and r.jyutping[k] == "zung3":
+        if r.graphemes[k + 1:k + 2] in (["嘢"], ["返"], ["滿"], ["晒"]) and r.jyutping[k] == "zung3":
             assert r.sources[k] == "context" and '"to grow"' in r.why[k]
 
 
