@@ -127,6 +127,15 @@ def test_a_y_before_u_is_said_iu(word, reading):
     assert read_word(word) == (reading, "english")
 
 
+@pytest.mark.parametrize("word, reading", [("out", ("aau1",)), ("about", ("aa1", "baau1")),
+                                           ("checkout", ("cek1", "kaau1")), ("output", ("aau1", "put1")),
+                                           ("cloud", ("kaau1",)), ("down", ("daan1",)), ("account", ("aa1", "kaan1"))])
+def test_the_ou_vowel_keeps_its_glide_before_a_stop(word, reading):
+    """out, about, checkout: /au/ before a stop keeps its glide and loses the stop, as /ai/ does (out was aat1);
+    before a nasal it loses the glide instead, as down機 is daan1."""
+    assert read_word(word) == (reading, "english")
+
+
 @pytest.mark.parametrize("word, parts", [("foodpanda", ("food", "panda")), ("carpark", ("car", "park")),
                                          ("livestream", ("live", "stream")), ("staycation", ("stay", "cation")),
                                          ("bemail", None), ("alipay", None), ("blorptastic", None)])
