@@ -32,6 +32,12 @@ KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特", "�
 # 開邊 (hoi1 bin6) is the aspect 開 and 邊 "which" in all 11 places of CTCPC and Common Voice (你去開邊度食晏, 你睇開
 # 邊份報紙, 住開邊個市: bin1).
 SKIPPED_WORDS = frozenset({"開邊"})
+# Words inside which no other word may start: 可以, "can", is a word of its own wherever text writes it, but
+# ToJyutping lists only words whose reading differs from their characters', so it has no 可以, and its 以為 ("to
+# think, wrongly", ji5 wai4) took the 以 of 可以為你, 可以為公司, 可以為咗, where 為 is "for", wai6 (its reading of 為
+# alone), and the lexicon's 以來 took 可以來 ("can come", 來 loi4). 21 places of 可以為 in CTCPC and Common Voice: 18
+# "for", 3 為所欲為, which is ToJyutping's own word once 以為 no longer takes its first 為 (2026-12-07).
+STARTS_NO_WORD_INSIDE = frozenset({"可以"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
@@ -181,6 +187,8 @@ class WordDictionary:
         alone = modal_places(text) if self.separate else frozenset()
         while i < n:
             entries, longest = self._block(text[i])
+            if self.separate and i and text[i - 1:i + 1] in STARTS_NO_WORD_INSIDE:
+                longest = 1  # the second character of 可以 reads alone: no 以為 inside 可以為
             best, stop = None, i + 1
             for j in range(i + 1, min(n, i + longest) + 1):
                 if j - i > 1 and (i in alone or j - 1 in alone or j - 1 in breaks):
