@@ -32,12 +32,24 @@ KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特", "�
 # 開邊 (hoi1 bin6) is the aspect 開 and 邊 "which" in all 11 places of CTCPC and Common Voice (你去開邊度食晏, 你睇開
 # 邊份報紙, 住開邊個市: bin1).
 SKIPPED_WORDS = frozenset({"開邊"})
-# Words inside which no other word may start: 可以, "can", is a word of its own wherever text writes it, but
-# ToJyutping lists only words whose reading differs from their characters', so it has no 可以, and its 以為 ("to
-# think, wrongly", ji5 wai4) took the 以 of 可以為你, 可以為公司, 可以為咗, where 為 is "for", wai6 (its reading of 為
-# alone), and the lexicon's 以來 took 可以來 ("can come", 來 loi4). 21 places of 可以為 in CTCPC and Common Voice: 18
-# "for", 3 為所欲為, which is ToJyutping's own word once 以為 no longer takes its first 為 (2026-12-07).
-STARTS_NO_WORD_INSIDE = frozenset({"可以"})
+# Words inside which no other word may start. ToJyutping lists only words whose reading differs from their
+# characters', so it has no 可以, 今晚 or 政治, and greedy matching lets a word of its start at their second
+# character: its 以為 ("to think, wrongly", ji5 wai4) took 可以為你 (為 "for", wai6), its 晚會 ("a gala", wui2)
+# 今晚會去, 機會 司機會收, 早會 遲早會, 工會 員工會議, 與會 and 商會 參與會議 and 協商會議 (the modal wui5, or 會議
+# wui6), 治家 政治家 (ci4), 港女 香港女仔 (neoi2), 上得 身上得到 (soeng5), 親家 單親家庭 (can3), 同行 唔同行業
+# (hang4), 得當 記得當時 (dong3), 成部 組成部分 and 要成 需要成為 (seng4), 全相 完全相同 (soeng3), 圍內 範圍內
+# (noi2), 定啦 決定啦 (ding2), 着咗 瞓着咗 ("to wear", zoek3), 度住 喺度住, 邊度住 and 低密度住宅 ("to measure
+# against", dok6) and 人物 個人物品 (mat2). Found as places where a ToJyutping word starts inside one of
+# rime-cantonese's two-character words, read one by one in CTCPC and Common Voice (2026-12-07): 151
+# syllables changed, each read: all right but 香港海員工會 (工會 wui2, now wui5), and 人質 in 救咗五個人質 and
+# 贖返個人質, now zat1, the other accepted reading beside ToJyutping's zi3; HKCanCor held out the same,
+# unseen conversations +1. Not 都會, "will" and "a city" alike: its block took HKCanCor's evidence for the
+# lexicon's 會見 (will see, wui5), which then read 我會見到 as ToJyutping's "to meet", wui6. Nor a word's
+# start inside every rime word: tried wholesale (docs/g2p.md), it lost.
+STARTS_NO_WORD_INSIDE = frozenset({
+    "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
+    "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
+    "個人"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
@@ -188,7 +200,7 @@ class WordDictionary:
         while i < n:
             entries, longest = self._block(text[i])
             if self.separate and i and text[i - 1:i + 1] in STARTS_NO_WORD_INSIDE:
-                longest = 1  # the second character of 可以 reads alone: no 以為 inside 可以為
+                longest = 1  # no word starts inside 可以: 可以為你 is not 可 + 以為
             best, stop = None, i + 1
             for j in range(i + 1, min(n, i + longest) + 1):
                 if j - i > 1 and (i in alone or j - 1 in alone or j - 1 in breaks):
