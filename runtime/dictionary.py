@@ -18,8 +18,20 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # And 奇怪, 奇妙, 奇特: ToJyutping's 好奇, "curious" (hou3 kei4), took 好奇怪, "very strange" (hou2 kei4 gwaai3), so
 # HKCanCor's 好奇怪 made the lexicon read 好奇 hou2 kei4 and 我好好奇 hou2 hou2 kei4. And 真係, 真正: ToJyutping's
 # 嚟真 ("for real", lai2 zan1) took 笑咗出嚟真係, 帶嚟真正嘅 (lai2 for lai4), and its 當真 ("take it seriously",
-# dong3) 相當真正 (2026-12-07).
-KEPT_TOGETHER = frozenset({"下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正"})
+# dong3) 相當真正 (2026-12-07). And 24 more, found the same way as the words below (STARTS_NO_WORD_INSIDE),
+# where a ToJyutping word ends on a word's first character: 人面 ("a face", min2) took 人面前 and 人面對, 要面
+# 要面對, 大面 大面積; 人參 ("ginseng", sam1) 人參加 and 人參與; 嘅話 ("if", waa2) 嘅話題 and 嘅話事人; 同好
+# ("fellow fans", hou3) 同好多; 前女 前女友 and 打女 打女人 (neoi2); 個位 ("the units digit", wai2) 個位置 and
+# 一個位於; 落樓 (lau2) 落樓下 and 落樓梯; 要成 主要成分 (seng4); 講故 (gu2) 講故事; 人質 (zi3) 有人質疑; 全中
+# and 睇中 (zung3) 全中國 and 睇中文; 后娘 ("a stepmother", noeng2) 天后娘娘; 冇耐 (noi2) 冇耐性; 會試 ("an
+# imperial examination", si5) 都會試吓; 去溜 (leu5) 去溜冰; 食糖 (tong2) 食糖水. 201 syllables of CTCPC and Common
+# Voice changed, each read: all right but 上 in 行上樓梯 and 上樓梯 (soeng6 now; ToJyutping's 上樓, soeng5 lau2,
+# had it, where 落樓梯 gains 樓 lau4 in four places) and 為 in 主要成分為 (wai6; ToJyutping's 分為 had it, wai4);
+# HKCanCor held out the same, unseen conversations +5.
+KEPT_TOGETHER = frozenset({
+    "下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正", "面前", "面對", "面積", "參加", "參與", "話題", "話事",
+    "好多", "女友", "位置", "位於", "樓下", "樓梯", "成分", "故事", "質疑", "中國", "中文", "娘娘", "耐性", "女人",
+    "試吓", "溜冰", "糖水"})
 # Characters no word may take, by what is around them: 會 in 唔會 ("will not") and before it (會唔會, "will or
 # won't") is the modal, a word of its own, where ToJyutping's 會長 and 會考 took it after 唔 (會唔會長久 read 長 as
 # "chairman", zoeng2) and its 晚會, 公會 and 工會 before 唔會 (夜晚會唔會, 老公會唔會: wui2); not in 機會 or 社會,

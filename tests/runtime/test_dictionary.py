@@ -110,7 +110,13 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("你唔需要成為", "nei5 m4 seoi1 jiu3 sing4 wai4"), ("完全相同", "jyun4 cyun4 soeng1 tung4"),
     ("範圍內", "faan6 wai4 noi6"), ("快啲決定啦", "faai3 di1 kyut3 ding6 laa1"), ("瞓着咗", "fan3 zoek6 zo2"),
     ("你哋喺邊度住呀", "nei5 dei6 hai2 bin1 dou6 zyu6 aa4"), ("低密度住宅", "dai1 mat6 dou6 zyu6 zaak6"),
-    ("拎齊你嘅個人物品", "ling1 cai4 nei5 ge3 go3 jan4 mat6 ban2")])
+    ("拎齊你嘅個人物品", "ling1 cai4 nei5 ge3 go3 jan4 mat6 ban2"),
+    ("你喺咁多人面前講粗口", "nei5 hai2 gam3 do1 jan4 min6 cin4 gong2 cou1 hau2"),
+    ("一百九十六人參加", "jat1 baak3 gau2 sap6 luk6 jan4 caam1 gaa1"), ("有趣嘅話題", "jau5 ceoi3 ge3 waa6 tai4"),
+    ("我同好多女仔傾過", "ngo5 tung4 hou2 do1 neoi5 zai2 king1 gwo3"), ("佢前女友", "keoi5 cin4 neoi5 jau5"),
+    ("你五山邊個位置呀", "nei5 ng5 saan1 bin1 go3 wai6 zi3 aa4"), ("跌咗落樓梯", "dit3 zo2 lok6 lau4 tai1"),
+    ("係床邊講故事", "hai6 cong4 bin1 gong2 gu3 si6"), ("佢識睇中文報紙", "keoi5 sik1 tai2 zung1 man2 bou3 zi2"),
+    ("但我都會試吓", "daan6 ngo5 dou1 wui5 si3 haa5"), ("我想去溜冰", "ngo5 soeng2 heoi3 lau4 bing1")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
