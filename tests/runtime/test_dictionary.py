@@ -116,7 +116,9 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("我同好多女仔傾過", "ngo5 tung4 hou2 do1 neoi5 zai2 king1 gwo3"), ("佢前女友", "keoi5 cin4 neoi5 jau5"),
     ("你五山邊個位置呀", "nei5 ng5 saan1 bin1 go3 wai6 zi3 aa4"), ("跌咗落樓梯", "dit3 zo2 lok6 lau4 tai1"),
     ("係床邊講故事", "hai6 cong4 bin1 gong2 gu3 si6"), ("佢識睇中文報紙", "keoi5 sik1 tai2 zung1 man2 bou3 zi2"),
-    ("但我都會試吓", "daan6 ngo5 dou1 wui5 si3 haa5"), ("我想去溜冰", "ngo5 soeng2 heoi3 lau4 bing1")])
+    ("但我都會試吓", "daan6 ngo5 dou1 wui5 si3 haa5"), ("我想去溜冰", "ngo5 soeng2 heoi3 lau4 bing1"),
+    ("人口密度", "jan4 hau2 mat6 dou6"), ("佢花名叫七索", "keoi5 faa1 meng2 giu3 cat1 sok3"),
+    ("一般營商會排放氣體", "jat1 bun1 jing4 soeng1 wui5 paai4 fong3 hei3 tai2")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
