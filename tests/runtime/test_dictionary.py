@@ -118,7 +118,11 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("係床邊講故事", "hai6 cong4 bin1 gong2 gu3 si6"), ("佢識睇中文報紙", "keoi5 sik1 tai2 zung1 man2 bou3 zi2"),
     ("但我都會試吓", "daan6 ngo5 dou1 wui5 si3 haa5"), ("我想去溜冰", "ngo5 soeng2 heoi3 lau4 bing1"),
     ("人口密度", "jan4 hau2 mat6 dou6"), ("佢花名叫七索", "keoi5 faa1 meng2 giu3 cat1 sok3"),
-    ("一般營商會排放氣體", "jat1 bun1 jing4 soeng1 wui5 paai4 fong3 hei3 tai2")])
+    ("一般營商會排放氣體", "jat1 bun1 jing4 soeng1 wui5 paai4 fong3 hei3 tai2"),
+    ("一腳將波踢入龍門", "jat1 goek3 zoeng1 bo1 tek3 jap6 lung4 mun4"), ("機器喺處理", "gei1 hei3 hai2 cyu5 lei5"),
+    ("一定要成功", "jat1 ding6 jiu3 sing4 gung1"),
+    ("嘅車門將會打開", "ge3 ce1 mun4 zoeng1 wui5 daa2 hoi1"),
+    ("吸引唔少女士", "kap1 jan5 m4 siu2 neoi5 si6"), ("中學校長", "zung1 hok6 haau6 zoeng2")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
