@@ -231,13 +231,22 @@ def _in_capital_phrase(text: str, i: int, j: int) -> bool:
                if word != text[i:j] and word.isalpha())
 
 
+# An English word of address after 阿 or 亞, said as Hong Kong says it: 阿Sir, a teacher or a policeman, is aa3
+# soe4, where the loanword rules, which read English ER as aa (right for the -er of dinner and server), give saa1.
+ADDRESSED_AFTER_A = {"sir": ("soe4",)}
+_A = frozenset("阿亞")
+
+
 def _latin_run(text: str, i: int, j: int) -> list[Segment]:
     """The letters ``text[i:j]`` as latin_token reads them, but three capitals after a word of degree that CMUdict
     says as a word as that word (好MAN, 好HOT); other capitals stay letters (好MK, 好IT; 好COOL, four letters, is a
-    word already); and three in a phrase of capital words (HOT SALE; two, as AX, AM, OT, are acronyms too often)."""
+    word already); and three in a phrase of capital words (HOT SALE; two, as AX, AM, OT, are acronyms too often);
+    and a word of address after 阿 (阿Sir: soe4)."""
     from .english import pronunciations
 
     token = text[i:j]
+    if text[i - 1:i] in _A and token.lower() in ADDRESSED_AFTER_A:
+        return [Segment("reading", token, ADDRESSED_AFTER_A[token.lower()], "english")]
     if len(token) == 3 and token.isupper() and re.search("[AEIOU]", token) and token.lower() in pronunciations() \
             and (text[i - 1:i] in _DEGREE or (token not in CAPITALS_KEPT_SPELLED and _in_capital_phrase(text, i, j))):
         return [Segment(s.kind, token, s.jyutping, s.source, s.word) for s in latin_token(token.lower())]

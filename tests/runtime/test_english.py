@@ -136,6 +136,13 @@ def test_the_ou_vowel_keeps_its_glide_before_a_stop(word, reading):
     assert read_word(word) == (reading, "english")
 
 
+@pytest.mark.parametrize("text, said", [("阿Sir我真係感覺到", "aa3 soe4"), ("畀亞sir捉到", "aa3 soe4"),
+                                        ("阿SIR", "aa3 soe4"), ("sorry sir", "saa1")])
+def test_sir_after_a_is_said_as_hong_kong_says_it(frontend, text, said):
+    """阿Sir, a teacher or a policeman, is aa3 soe4 (it read aa3 saa1); sir elsewhere keeps the rules' reading."""
+    assert said in " ".join(frontend(text).jyutping)
+
+
 @pytest.mark.parametrize("word, parts", [("foodpanda", ("food", "panda")), ("carpark", ("car", "park")),
                                          ("livestream", ("live", "stream")), ("staycation", ("stay", "cation")),
                                          ("bemail", None), ("alipay", None), ("blorptastic", None)])
