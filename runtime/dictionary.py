@@ -36,12 +36,14 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # wui5 now, as in 我哋都會計劃); not 好似, which ToJyutping's 着好 ("to wear well") needs in 我嗰日着好似. And
 # 人頭, 之前, 人數, 考慮, 冷氣, 魚蛋, found the same way among HKCanCor's training lines that the frontend misreads:
 # 男人 (jan2) took 男人頭, 為之 and 為人 (wai4) 因為之前 and 因為人數, 會考 (wui6) 會考慮, 晒冷 開晒冷氣, 炸魚 and
-# 打魚 (jyu2) 炸魚蛋 and 打魚蛋: with 奶茶 and 之間 below, 27 syllables of CTCPC and Common Voice, each right.
+# 打魚 (jyu2) 炸魚蛋 and 打魚蛋: with 奶茶 and 之間 below, 27 syllables of CTCPC and Common Voice, each right. And
+# 冷震 (晒冷, laang1: 打晒冷震), with 十幾 and 點幾 below (幾度, gei1, "how many times", took 三十幾度 and 四點幾度).
 KEPT_TOGETHER = frozenset({
     "下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正", "面前", "面對", "面積", "參加", "參與", "話題", "話事",
     "好多", "女友", "位置", "位於", "樓下", "樓梯", "成分", "故事", "質疑", "中國", "中文", "娘娘", "耐性", "女人",
     "試吓", "溜冰", "糖水", "密度", "文章", "女孩", "龍門", "油門", "行埋", "會場", "乘客", "處理", "質素", "日日",
-    "成功", "更加", "計數", "將會", "計劃", "只係", "地方", "應該", "人頭", "之前", "人數", "考慮", "冷氣", "魚蛋"})
+    "成功", "更加", "計數", "將會", "計劃", "只係", "地方", "應該", "人頭", "之前", "人數", "考慮", "冷氣", "魚蛋",
+    "冷震"})
 # Characters no word may take, by what is around them: 會 in 唔會 ("will not") and before it (會唔會, "will or
 # won't") is the modal, a word of its own, where ToJyutping's 會長 and 會考 took it after 唔 (會唔會長久 read 長 as
 # "chairman", zoeng2) and its 晚會, 公會 and 工會 before 唔會 (夜晚會唔會, 老公會唔會: wui2); not in 機會 or 社會,
@@ -73,11 +75,11 @@ SKIPPED_WORDS = frozenset({"開邊"})
 # 點着 (着咗, zoek3: 點着咗支火柴), 唔少 (少女, 少年: 唔少女士, 唔少年輕人), 合成 (成出: 合成出嚟) and 造成 (成對:
 # 造成對比), each right; not 學校, which 中學校長 and 大學校隊 hold (校長, 校隊). And 最好 (好學, hou3: 最好學咗自由式),
 # 奶茶 (茶會, wui2: 飲奶茶會削) and 之間 (間斷, gaan3: 突然之間斷咗纜), from HKCanCor's training lines; not 中國, which
-# ToJyutping's 國畫 needs in 畫中國畫 (中國會有戰爭 keeps 國會's wui2).
+# ToJyutping's 國畫 needs in 畫中國畫 (中國會有戰爭 keeps 國會's wui2). And 十幾 and 點幾 (四十幾度: degrees, gei2).
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
-    "個人", "行運", "人工", "營商", "花名", "點着", "唔少", "合成", "造成", "最好", "奶茶", "之間"})
+    "個人", "行運", "人工", "營商", "花名", "點着", "唔少", "合成", "造成", "最好", "奶茶", "之間", "十幾", "點幾"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"

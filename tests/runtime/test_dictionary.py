@@ -126,7 +126,8 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("創業冇計劃會失敗", "cong3 jip6 mou5 gai3 waak6 wui5 sat1 baai6"), ("變成只係", "bin3 sing4 zi2 hai6"),
     ("嘅原因應該係", "ge3 jyun4 jan1 jing1 goi1 hai6"), ("因為之前無人見", "jan1 wai6 zi1 cin4 mou4 jan4 gin3"),
     ("上頭會考慮升你職", "soeng6 tau4 wui5 haau2 leoi6 sing1 nei5 zik1"), ("開晒冷氣", "hoi1 saai3 laang5 hei3"),
-    ("炸魚蛋", "zaa3 jyu4 daan2"), ("突然之間", "dat6 jin4 zi1 gaan1")])
+    ("炸魚蛋", "zaa3 jyu4 daan2"), ("突然之間", "dat6 jin4 zi1 gaan1"), ("佢打晒冷震", "keoi5 daa2 saai3 laang5 zan3"),
+    ("日日三十幾度", "jat6 jat6 saam1 sap6 gei2 dou6"), ("幾度夕陽紅", "gei1 dou6 zik6 joeng4 hung4")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
