@@ -127,7 +127,11 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("嘅原因應該係", "ge3 jyun4 jan1 jing1 goi1 hai6"), ("因為之前無人見", "jan1 wai6 zi1 cin4 mou4 jan4 gin3"),
     ("上頭會考慮升你職", "soeng6 tau4 wui5 haau2 leoi6 sing1 nei5 zik1"), ("開晒冷氣", "hoi1 saai3 laang5 hei3"),
     ("炸魚蛋", "zaa3 jyu4 daan2"), ("突然之間", "dat6 jin4 zi1 gaan1"), ("佢打晒冷震", "keoi5 daa2 saai3 laang5 zan3"),
-    ("日日三十幾度", "jat6 jat6 saam1 sap6 gei2 dou6"), ("幾度夕陽紅", "gei1 dou6 zik6 joeng4 hung4")])
+    ("日日三十幾度", "jat6 jat6 saam1 sap6 gei2 dou6"), ("幾度夕陽紅", "gei1 dou6 zik6 joeng4 hung4"),
+    ("本港銀行", "bun2 gong2 ngan4 hong4"), ("唔睇中央電視台", "m4 tai2 zung1 joeng1 din6 si6 toi4"),
+    ("遲早變成世界敵人", "ci4 zou2 bin3 sing4 sai3 gaai3 dik6 jan4"),
+    ("一係陣間開會", "jat1 hai6 zan6 gaan1 hoi1 wui2"),
+    ("好冧呢條女", "hou2 lam1 ni1 tiu4 neoi5")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
