@@ -303,7 +303,7 @@ class Frontend:
                 units.append(seg.text)
                 continue
             else:
-                rule = {"english": f"English word {seg.text!r} (CMUdict, loanword rules)",
+                rule = {"english": f"English word {seg.text!r} ({seg.word or 'CMUdict, loanword rules'})",
                         "letter-to-sound": f"English word {seg.text!r} (not in CMUdict: letter-to-sound guess)",
                         "spelled": f"letter {seg.text} spelled",
                         "abbreviation": f"abbreviation {seg.text!r} read as {seg.word!r}",

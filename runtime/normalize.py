@@ -246,7 +246,7 @@ def _latin_run(text: str, i: int, j: int) -> list[Segment]:
 
     token = text[i:j]
     if text[i - 1:i] in _A and token.lower() in ADDRESSED_AFTER_A:
-        return [Segment("reading", token, ADDRESSED_AFTER_A[token.lower()], "english")]
+        return [Segment("reading", token, ADDRESSED_AFTER_A[token.lower()], "english", "a word of address after 阿")]
     if len(token) == 3 and token.isupper() and re.search("[AEIOU]", token) and token.lower() in pronunciations() \
             and (text[i - 1:i] in _DEGREE or (token not in CAPITALS_KEPT_SPELLED and _in_capital_phrase(text, i, j))):
         return [Segment(s.kind, token, s.jyutping, s.source, s.word) for s in latin_token(token.lower())]

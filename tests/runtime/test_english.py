@@ -139,8 +139,12 @@ def test_the_ou_vowel_keeps_its_glide_before_a_stop(word, reading):
 @pytest.mark.parametrize("text, said", [("阿Sir我真係感覺到", "aa3 soe4"), ("畀亞sir捉到", "aa3 soe4"),
                                         ("阿SIR", "aa3 soe4"), ("sorry sir", "saa1")])
 def test_sir_after_a_is_said_as_hong_kong_says_it(frontend, text, said):
-    """阿Sir, a teacher or a policeman, is aa3 soe4 (it read aa3 saa1); sir elsewhere keeps the rules' reading."""
-    assert said in " ".join(frontend(text).jyutping)
+    """阿Sir, a teacher or a policeman, is aa3 soe4 (it read aa3 saa1); sir elsewhere keeps the rules' reading; the
+    explanation says which."""
+    r = frontend(text)
+    assert said in " ".join(r.jyutping)
+    address = [why for g, why in zip(r.graphemes, r.why) if g.lower() == "sir"]
+    assert all(("a word of address after 阿" in why) == (said == "aa3 soe4") for why in address) and address
 
 
 @pytest.mark.parametrize("word, parts", [("foodpanda", ("food", "panda")), ("carpark", ("car", "park")),
