@@ -43,14 +43,17 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # 部分 部分享, 成分 車咗成分鐘, 小女 睇小女性, 研究生 研究生物, 密使 秘密使用, 他表 他表示, 過夜 過夜晚, 利市 有利
 # 市民, 前傳 以前傳統, 大少 大少少, 作文 工作文化, 冇行 冇行動; with 變成, 好少, 自由, 陣間 and 網上 below, 47
 # syllables, all right but 為 in 蛻變成為 (wai6 now: 成為 may no longer start after 變). Not 條女 (好冧呢條女 needs
-# 呢條) nor 父母 (曾祖父母 needs 曾祖父).
+# 呢條) nor 父母 (曾祖父母 needs 曾祖父). And 聲援, 行李, 物品, 行星 (出聲, 入行, 人物, 外行 and 大行 took 發出聲援,
+# 入行李袋, 私人物品, 系外行星, 八大行星; 行星 then reads as ToJyutping's own word, haang4), with 飲奶 below: 21
+# syllables, each right. Not 粒鐘: 兩粒鐘 is HKCanCor's evidence for the lexicon's 兩粒 (loeng5 lap1), without which
+# 兩粒 reads ToJyutping's loeng4.
 KEPT_TOGETHER = frozenset({
     "下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正", "面前", "面對", "面積", "參加", "參與", "話題", "話事",
     "好多", "女友", "位置", "位於", "樓下", "樓梯", "成分", "故事", "質疑", "中國", "中文", "娘娘", "耐性", "女人",
     "試吓", "溜冰", "糖水", "密度", "文章", "女孩", "龍門", "油門", "行埋", "會場", "乘客", "處理", "質素", "日日",
     "成功", "更加", "計數", "將會", "計劃", "只係", "地方", "應該", "人頭", "之前", "人數", "考慮", "冷氣", "魚蛋",
     "冷震", "行政", "當然", "銀行", "中央", "中心", "中華", "分析", "分享", "分鐘", "女性", "生物", "使用", "表示",
-    "夜晚", "市民", "傳統", "少少", "文化", "行動"})
+    "夜晚", "市民", "傳統", "少少", "文化", "行動", "聲援", "行李", "物品", "行星"})
 # Characters no word may take, by what is around them: 會 in 唔會 ("will not") and before it (會唔會, "will or
 # won't") is the modal, a word of its own, where ToJyutping's 會長 and 會考 took it after 唔 (會唔會長久 read 長 as
 # "chairman", zoeng2) and its 晚會, 公會 and 工會 before 唔會 (夜晚會唔會, 老公會唔會: wui2); not in 機會 or 社會,
@@ -84,12 +87,12 @@ SKIPPED_WORDS = frozenset({"開邊"})
 # 奶茶 (茶會, wui2: 飲奶茶會削) and 之間 (間斷, gaan3: 突然之間斷咗纜), from HKCanCor's training lines; not 中國, which
 # ToJyutping's 國畫 needs in 畫中國畫 (中國會有戰爭 keeps 國會's wui2). And 十幾 and 點幾 (四十幾度: degrees, gei2).
 # And 變成 (成日, 成世, 成行, 成張: 變成日常, 變成世界, 變成行人路), 好少 (少女: 好少女仔), 自由 (由得: 自由得來不易),
-# 陣間 (間開: 陣間開會) and 網上 (上學, 上開: 網上學習).
+# 陣間 (間開: 陣間開會) and 網上 (上學, 上開: 網上學習). And 飲奶 (奶奶, "a grandmother": 飲奶奶, baby talk).
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
     "個人", "行運", "人工", "營商", "花名", "點着", "唔少", "合成", "造成", "最好", "奶茶", "之間", "十幾", "點幾",
-    "變成", "好少", "自由", "陣間", "網上"})
+    "變成", "好少", "自由", "陣間", "網上", "飲奶"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
