@@ -46,14 +46,14 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # 呢條) nor 父母 (曾祖父母 needs 曾祖父). And 聲援, 行李, 物品, 行星 (出聲, 入行, 人物, 外行 and 大行 took 發出聲援,
 # 入行李袋, 私人物品, 系外行星, 八大行星; 行星 then reads as ToJyutping's own word, haang4), with 飲奶 below: 21
 # syllables, each right. Not 粒鐘: 兩粒鐘 is HKCanCor's evidence for the lexicon's 兩粒 (loeng5 lap1), without which
-# 兩粒 reads ToJyutping's loeng4.
+# 兩粒 reads ToJyutping's loeng4. And 中醫 (睇中, zung3, took 睇中醫).
 KEPT_TOGETHER = frozenset({
     "下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正", "面前", "面對", "面積", "參加", "參與", "話題", "話事",
     "好多", "女友", "位置", "位於", "樓下", "樓梯", "成分", "故事", "質疑", "中國", "中文", "娘娘", "耐性", "女人",
     "試吓", "溜冰", "糖水", "密度", "文章", "女孩", "龍門", "油門", "行埋", "會場", "乘客", "處理", "質素", "日日",
     "成功", "更加", "計數", "將會", "計劃", "只係", "地方", "應該", "人頭", "之前", "人數", "考慮", "冷氣", "魚蛋",
     "冷震", "行政", "當然", "銀行", "中央", "中心", "中華", "分析", "分享", "分鐘", "女性", "生物", "使用", "表示",
-    "夜晚", "市民", "傳統", "少少", "文化", "行動", "聲援", "行李", "物品", "行星"})
+    "夜晚", "市民", "傳統", "少少", "文化", "行動", "聲援", "行李", "物品", "行星", "中醫"})
 # Characters no word may take, by what is around them: 會 in 唔會 ("will not") and before it (會唔會, "will or
 # won't") is the modal, a word of its own, where ToJyutping's 會長 and 會考 took it after 唔 (會唔會長久 read 長 as
 # "chairman", zoeng2) and its 晚會, 公會 and 工會 before 唔會 (夜晚會唔會, 老公會唔會: wui2); not in 機會 or 社會,
@@ -64,8 +64,8 @@ KEPT_TOGETHER = frozenset({
 # and Common Voice; 2026-12-07); not after 去, 要, 想 or 行, which 上會 the verb follows (去車行上會).
 # Words of ToJyutping's the frontend never matches, where its reading is wrong in every place text writes them:
 # 開邊 (hoi1 bin6) is the aspect 開 and 邊 "which" in all 11 places of CTCPC and Common Voice (你去開邊度食晏, 你睇開
-# 邊份報紙, 住開邊個市: bin1).
-SKIPPED_WORDS = frozenset({"開邊"})
+# 邊份報紙, 住開邊個市: bin1). And 口密 (hau4 mat6), in all 6 places 口 hau2 (人口密度, 好口密, "tight-lipped").
+SKIPPED_WORDS = frozenset({"開邊", "口密"})
 # Words inside which no other word may start. ToJyutping lists only words whose reading differs from their
 # characters', so it has no 可以, 今晚 or 政治, and greedy matching lets a word of its start at their second
 # character: its 以為 ("to think, wrongly", ji5 wai4) took 可以為你 (為 "for", wai6), its 晚會 ("a gala", wui2)

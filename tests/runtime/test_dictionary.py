@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from cantoedge.runtime.dictionary import (
     DICTIONARY_FILE,
     KEPT_TOGETHER,
+    SKIPPED_WORDS,
     STARTS_NO_WORD_INSIDE,
     SortedWords,
     WordDictionary,
@@ -40,7 +41,7 @@ def test_held_out_hkcancor_text_reads_as_tojyutping_reads_it(clean_utterances):
     converter = ToJyutping.customize(load_lexicon())
     for text in held:
         assert tojyutping_dictionary().readings(text) == ToJyutping.get_jyutping_list(text), text
-        if modal_places(text) or any(word in text for word in KEPT_TOGETHER | STARTS_NO_WORD_INSIDE):
+        if modal_places(text) or any(word in text for word in KEPT_TOGETHER | STARTS_NO_WORD_INSIDE | SKIPPED_WORDS):
             continue  # below: where the frontend's dictionary parts from ToJyutping's match on purpose
         assert base_dictionary().readings(text) == ToJyutping.get_jyutping_list(text), text
         assert layered.readings(text) == converter.get_jyutping_list(text), text
@@ -52,7 +53,8 @@ def test_held_out_hkcancor_text_reads_as_tojyutping_reads_it(clean_utterances):
 def test_any_han_text_reads_as_tojyutping_reads_it(text):
     """... but for the words kept together and the modal 會 kept apart (below); g2p-eval's baseline everywhere."""
     assert tojyutping_dictionary().readings(text) == ToJyutping.get_jyutping_list(text)
-    assume(not any(word in text for word in KEPT_TOGETHER | STARTS_NO_WORD_INSIDE) and not modal_places(text))
+    assume(not any(word in text for word in KEPT_TOGETHER | STARTS_NO_WORD_INSIDE | SKIPPED_WORDS)
+           and not modal_places(text))
     assert base_dictionary().readings(text) == ToJyutping.get_jyutping_list(text)
 
 
@@ -133,7 +135,9 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("一係陣間開會", "jat1 hai6 zan6 gaan1 hoi1 wui2"),
     ("好冧呢條女", "hou2 lam1 ni1 tiu4 neoi5"), ("私人物品", "si1 jan4 mat6 ban2"),
     ("前唔俾佢飲奶奶", "cin4 m4 bei2 keoi5 jam2 naai5 naai5"),
-    ("唔好乜都枳入行李袋", "m4 hou2 mat1 dou1 zi2 jap6 hang4 lei5 doi2")])
+    ("唔好乜都枳入行李袋", "m4 hou2 mat1 dou1 zi2 jap6 hang4 lei5 doi2"),
+    ("呢個人好口密", "ni1 go3 jan4 hou2 hau2 mat6"),
+    ("寧願睇中醫", "ning4 jyun2 tai2 zung1 ji1")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
