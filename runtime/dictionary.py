@@ -18,35 +18,12 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # And 奇怪, 奇妙, 奇特: ToJyutping's 好奇, "curious" (hou3 kei4), took 好奇怪, "very strange" (hou2 kei4 gwaai3), so
 # HKCanCor's 好奇怪 made the lexicon read 好奇 hou2 kei4 and 我好好奇 hou2 hou2 kei4. And 真係, 真正: ToJyutping's
 # 嚟真 ("for real", lai2 zan1) took 笑咗出嚟真係, 帶嚟真正嘅 (lai2 for lai4), and its 當真 ("take it seriously",
-# dong3) 相當真正 (2026-12-07). And 24 more, found the same way as the words below (STARTS_NO_WORD_INSIDE),
-# where a ToJyutping word ends on a word's first character: 人面 ("a face", min2) took 人面前 and 人面對, 要面
-# 要面對, 大面 大面積; 人參 ("ginseng", sam1) 人參加 and 人參與; 嘅話 ("if", waa2) 嘅話題 and 嘅話事人; 同好
-# ("fellow fans", hou3) 同好多; 前女 前女友 and 打女 打女人 (neoi2); 個位 ("the units digit", wai2) 個位置 and
-# 一個位於; 落樓 (lau2) 落樓下 and 落樓梯; 要成 主要成分 (seng4); 講故 (gu2) 講故事; 人質 (zi3) 有人質疑; 全中
-# and 睇中 (zung3) 全中國 and 睇中文; 后娘 ("a stepmother", noeng2) 天后娘娘; 冇耐 (noi2) 冇耐性; 會試 ("an
-# imperial examination", si5) 都會試吓; 去溜 (leu5) 去溜冰; 食糖 (tong2) 食糖水. 201 syllables of CTCPC and Common
-# Voice changed, each read: all right but 上 in 行上樓梯 and 上樓梯 (soeng6 now; ToJyutping's 上樓, soeng5 lau2,
-# had it, where 落樓梯 gains 樓 lau4 in four places) and 為 in 主要成分為 (wai6; ToJyutping's 分為 had it, wai4);
-# HKCanCor held out the same, unseen conversations +5. And 密度: ToJyutping's 口密 (hau4) took 人口密度 (4 places).
-# And 14 more from the places seen twice or three times: 論文 took 評論文章, 小女 小女孩, 入龍 and 守龍 入龍門 and
-# 守龍門, 踩油 踩油門, 一行 一行埋, 入會 入會場, 上乘 車上乘客, 喺處 and 到處 喺處理 and 到處理, 人質 工人質素, 人日
-# 啲人日日, 要成 要成功, 日更 今日更加, 冇計 冇計數, 門將 車門將會: 52 syllables of CTCPC and Common Voice, all
-# right but 聚會場所 (會 wui2 now) and 中文章法 (文 man4 now). And 計劃, 只係, 地方, 應該 (冇計, 呢只 and 成只, 新地,
-# 因應 took 冇計劃, 呢只係, 變成只係, 新地方, 原因應該): 8 syllables, all right but 多功能都會計劃, a city's plan (會
-# wui5 now, as in 我哋都會計劃); not 好似, which ToJyutping's 着好 ("to wear well") needs in 我嗰日着好似. And
-# 人頭, 之前, 人數, 考慮, 冷氣, 魚蛋, found the same way among HKCanCor's training lines that the frontend misreads:
-# 男人 (jan2) took 男人頭, 為之 and 為人 (wai4) 因為之前 and 因為人數, 會考 (wui6) 會考慮, 晒冷 開晒冷氣, 炸魚 and
-# 打魚 (jyu2) 炸魚蛋 and 打魚蛋: with 奶茶 and 之間 below, 27 syllables of CTCPC and Common Voice, each right. And
-# 冷震 (晒冷, laang1: 打晒冷震), with 十幾 and 點幾 below (幾度, gei1, "how many times", took 三十幾度 and 四點幾度).
-# And 19 more from the places of CTCPC and Common Voice seen once or twice among the commonest words: 在行 and 八行
-# took 在行政會議 (hong4), 上當 精神上當然, 港銀 本港銀行, 睇中 and 全中 睇中央, 安全中心 and 全中華, 時分 有時分析,
-# 部分 部分享, 成分 車咗成分鐘, 小女 睇小女性, 研究生 研究生物, 密使 秘密使用, 他表 他表示, 過夜 過夜晚, 利市 有利
-# 市民, 前傳 以前傳統, 大少 大少少, 作文 工作文化, 冇行 冇行動; with 變成, 好少, 自由, 陣間 and 網上 below, 47
-# syllables, all right but 為 in 蛻變成為 (wai6 now: 成為 may no longer start after 變). Not 條女 (好冧呢條女 needs
-# 呢條) nor 父母 (曾祖父母 needs 曾祖父). And 聲援, 行李, 物品, 行星 (出聲, 入行, 人物, 外行 and 大行 took 發出聲援,
-# 入行李袋, 私人物品, 系外行星, 八大行星; 行星 then reads as ToJyutping's own word, haang4), with 飲奶 below: 21
-# syllables, each right. Not 粒鐘: 兩粒鐘 is HKCanCor's evidence for the lexicon's 兩粒 (loeng5 lap1), without which
-# 兩粒 reads ToJyutping's loeng4. And 中醫 (睇中, zung3, took 睇中醫).
+# dong3) 相當真正 (2026-12-07). And 74 more (2026-12-07), each where a ToJyutping word ended on the word's first
+# character and misread it: 人面 ("a face", min2) took 人面前, 人參 ("ginseng") 人參加, 同好 ("fellow fans", hou3)
+# 同好多, 個位 ("the units digit") 個位置, 為之 因為之前, 會考 會考慮. Found by listing such places in CTCPC, Common
+# Voice and HKCanCor's training lines and reading each; docs/g2p.md ("A dictionary word that takes the start of the
+# next word") names every word, what it mended, what it cost (聚會場所, 中文章法, 上樓梯, 主要成分為) and the words
+# left out (好似, 條女, 父母, 粒鐘).
 KEPT_TOGETHER = frozenset({
     "下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正", "面前", "面對", "面積", "參加", "參與", "話題", "話事",
     "好多", "女友", "位置", "位於", "樓下", "樓梯", "成分", "故事", "質疑", "中國", "中文", "娘娘", "耐性", "女人",
@@ -68,26 +45,11 @@ KEPT_TOGETHER = frozenset({
 SKIPPED_WORDS = frozenset({"開邊", "口密"})
 # Words inside which no other word may start. ToJyutping lists only words whose reading differs from their
 # characters', so it has no 可以, 今晚 or 政治, and greedy matching lets a word of its start at their second
-# character: its 以為 ("to think, wrongly", ji5 wai4) took 可以為你 (為 "for", wai6), its 晚會 ("a gala", wui2)
-# 今晚會去, 機會 司機會收, 早會 遲早會, 工會 員工會議, 與會 and 商會 參與會議 and 協商會議 (the modal wui5, or 會議
-# wui6), 治家 政治家 (ci4), 港女 香港女仔 (neoi2), 上得 身上得到 (soeng5), 親家 單親家庭 (can3), 同行 唔同行業
-# (hang4), 得當 記得當時 (dong3), 成部 組成部分 and 要成 需要成為 (seng4), 全相 完全相同 (soeng3), 圍內 範圍內
-# (noi2), 定啦 決定啦 (ding2), 着咗 瞓着咗 ("to wear", zoek3), 度住 喺度住, 邊度住 and 低密度住宅 ("to measure
-# against", dok6) and 人物 個人物品 (mat2). Found as places where a ToJyutping word starts inside one of
-# rime-cantonese's two-character words, read one by one in CTCPC and Common Voice (2026-12-07): 151
-# syllables changed, each read: all right but 香港海員工會 (工會 wui2, now wui5), and 人質 in 救咗五個人質 and
-# 贖返個人質, now zat1, the other accepted reading beside ToJyutping's zi3; HKCanCor held out the same,
-# unseen conversations +1. Not 都會, "will" and "a city" alike: its block took HKCanCor's evidence for the
-# lexicon's 會見 (will see, wui5), which then read 我會見到 as ToJyutping's "to meet", wui6. Nor a word's
-# start inside every rime word: tried wholesale (docs/g2p.md), it lost. Later, from the rarer places: 行運 (運行,
-# hang4, took 行運行到腳趾尾), 人工 and 營商 (工會 and 商會, wui2: 人工會高啲, 營商會排放), 花名 (名叫, ming4: 花名叫
-# 七索): 14 syllables, each right. Not 學生: 生活 and 生物 after 大學 are 大學 + 生活 (大學生活, 大學生物系). Then
-# 點着 (着咗, zoek3: 點着咗支火柴), 唔少 (少女, 少年: 唔少女士, 唔少年輕人), 合成 (成出: 合成出嚟) and 造成 (成對:
-# 造成對比), each right; not 學校, which 中學校長 and 大學校隊 hold (校長, 校隊). And 最好 (好學, hou3: 最好學咗自由式),
-# 奶茶 (茶會, wui2: 飲奶茶會削) and 之間 (間斷, gaan3: 突然之間斷咗纜), from HKCanCor's training lines; not 中國, which
-# ToJyutping's 國畫 needs in 畫中國畫 (中國會有戰爭 keeps 國會's wui2). And 十幾 and 點幾 (四十幾度: degrees, gei2).
-# And 變成 (成日, 成世, 成行, 成張: 變成日常, 變成世界, 變成行人路), 好少 (少女: 好少女仔), 自由 (由得: 自由得來不易),
-# 陣間 (間開: 陣間開會) and 網上 (上學, 上開: 網上學習). And 飲奶 (奶奶, "a grandmother": 飲奶奶, baby talk).
+# character: its 以為 ("to think, wrongly") took 可以為你 (為 "for", wai6), 晚會 ("a gala", wui2) 我今晚會去, 治家
+# (ci4) 政治家, 度住 ("to measure against", dok6) 喺度住, 幾度 ("how many times", gei1) 三十幾度. Chosen as the
+# words above were (2026-12-07; docs/g2p.md, the same paragraph, with what each cost: 香港海員工會, 蛻變成為, 人質) and
+# not 都會, 學生, 學校 or 中國, which words of ToJyutping's need inside them (會見 in HKCanCor's 都會見到, 校長 in
+# 中學校長, 國畫 in 畫中國畫).
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
