@@ -117,7 +117,7 @@ def _yod_follows(between: list[str], phones: list[str], nxt: int) -> bool:
 def _rime(vowel: str, coda: str) -> list[str]:
     """Candidate rimes, best first: the vowel with its coda, then without its glide (phone -> fon), then open;
     /ai/ keeps its glide and loses the coda instead (line -> laai), and so does /au/ before a stop, as Hong Kong
-    says out, about and checkout (aau1, a1 baau1, cek1 kaau1), while before a nasal it loses the glide (down ->
+    says out, about and checkout (aau1, aa1 baau1, cek1 kaau1), while before a nasal it loses the glide (down ->
     daan1, as down機)."""
     base = NUCLEUS[vowel]
     if vowel == "AH" and not coda:

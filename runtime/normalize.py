@@ -234,7 +234,7 @@ def _in_capital_phrase(text: str, i: int, j: int) -> bool:
 # An English word of address after 阿 or 亞, said as Hong Kong says it: 阿Sir, a teacher or a policeman, is aa3
 # soe4, where the loanword rules, which read English ER as aa (right for the -er of dinner and server), give saa1.
 ADDRESSED_AFTER_A = {"sir": ("soe4",)}
-_A = frozenset("阿亞")
+ADDRESS_PREFIXES = frozenset("阿亞")  # 阿Sir, 亞sir
 
 
 def _latin_run(text: str, i: int, j: int) -> list[Segment]:
@@ -245,7 +245,7 @@ def _latin_run(text: str, i: int, j: int) -> list[Segment]:
     from .english import pronunciations
 
     token = text[i:j]
-    if text[i - 1:i] in _A and token.lower() in ADDRESSED_AFTER_A:
+    if text[i - 1:i] in ADDRESS_PREFIXES and token.lower() in ADDRESSED_AFTER_A:
         return [Segment("reading", token, ADDRESSED_AFTER_A[token.lower()], "english", "a word of address after 阿")]
     if len(token) == 3 and token.isupper() and re.search("[AEIOU]", token) and token.lower() in pronunciations() \
             and (text[i - 1:i] in _DEGREE or (token not in CAPITALS_KEPT_SPELLED and _in_capital_phrase(text, i, j))):
