@@ -15,6 +15,7 @@ from cantoedge.runtime.frontend import Frontend
 from cantoedge.runtime.jyutping import JyutpingError, parse_jyutping
 from cantoedge.runtime.lexicon import parse_lexicon
 from cantoedge.runtime.plain_words import PlainWords
+from cantoedge.runtime.senses import SIT
 
 from .hkcancor import HKUtterance
 from .plain_words import holding, plain_words, rime_words
@@ -221,14 +222,14 @@ def own_entries(entries: dict[str, str], utterances: Iterable[HKUtterance]) -> f
 def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[ContextRule],
                                                           dict[str, tuple[str, ...]]]:
     """The lexicon, then the context rules for what ToJyutping and that lexicon still misread, learnt outside the
-    plain words, and the plain words of the characters that have rules or an entry of their own: the three files
-    `cantoedge corpus lexicon` writes."""
+    plain words, and the plain words of the characters that have rules, an entry of their own or a stated reading
+    alone (坐 co5, which gives way to ToJyutping's zo6 in 坐落): the three files `cantoedge corpus lexicon` writes."""
     entries = build_lexicon(train)
     own = own_entries(entries, train)
     plain = plain_words(base_dictionary().layered(entries), base_dictionary(), own)
     rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([]),
                                                 plain_words=PlainWords(plain)))
-    return entries, rules, holding(plain, {r.char for r in rules} | own)
+    return entries, rules, holding(plain, {r.char for r in rules} | own | {SIT})
 
 
 def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:

@@ -13,7 +13,7 @@ from .lexicon import load_lexicon, load_stated_words
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
-from .senses import ahead_of, spells_second_syllable, stated_sense
+from .senses import SIT_SAID, ahead_of, sits, spells_second_syllable, stated_sense
 
 
 def _warn(message: str, *args: object) -> None:
@@ -209,6 +209,14 @@ class Frontend:
                 said = self._dictionary.words.starting_with(ch).get(ch) or reading  # ToJyutping's own reading
                 out.append((ch, said, "ToJyutping", f"ToJyutping character: {sense}, where neither the lexicon's "
                             f"{ch} alone nor a context rule applies"))
+                continue
+            if self._stated and len(word) == 1 and i not in rewritten and sits(text, i):
+                plain = self._plain.covering(text, i, alone.__getitem__)
+                out.append((ch, SIT_SAID, "context", f"{ch} read alone → {SIT_SAID}, \"to sit, to ride\", as "
+                            f"rime-cantonese reads it; ToJyutping's {reading} is the literary reading of 坐落, 靜坐")
+                           if plain is None else
+                           (ch, reading, "ToJyutping", f"ToJyutping character, inside the plain word {plain[0]} "
+                            f"(rime-cantonese), where {ch} alone → {SIT_SAID} does not apply"))
                 continue
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by

@@ -427,6 +427,20 @@ def _takes_for(text: str, matches: list[Match], i: int) -> bool:
         _followed_by(text, i, PERSONS) and text[i + 2:i + 3] != "面"
 
 
+# 坐 read alone is "to sit", "to ride", co5 (坐巴士, 坐咗喺度, 冇位坐, 坐唔落), as rime-cantonese reads it alone and as
+# ToJyutping's own words read it (坐低, 坐車, 坐監, 坐飛機), where ToJyutping reads 坐 alone zo6, the literary reading
+# that words such as 坐落, 坐享其成 and 靜坐 keep (plain words: the frontend leaves them be). HKCanCor reads 坐 co5 in
+# 35 of the 39 places of its training split where it stands alone; the other four are 坐標 and 坐位 (座 written 坐,
+# "a seat"), which keep zo6, as 坐北朝南 ("facing south") does.
+SIT, SIT_SAID = "坐", "co5"
+SEAT_BEFORE = "標位北"
+
+
+def sits(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a 坐 "to sit" or "to ride", not the 座 "a seat" of 坐標 or 坐位, nor 坐北 "facing"."""
+    return text[i] == SIT and not _followed_by(text, i, SEAT_BEFORE)
+
+
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
                  ahead: str = "", opens: frozenset[int] = frozenset()) -> tuple[str, str] | None:
     """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:

@@ -83,6 +83,20 @@ def test_dang_between_two_persons_is_to_take_for(frontend, text, reading):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("我坐巴士返工", "co5"), ("佢坐咗喺前面", "co5"), ("呢度冇位坐", "co5"), ("唔夠埞坐咁多人", "co5"),
+    ("佢以前坐過幾年監", "co5"), ("坐低", "co5"),  # ToJyutping's own word 坐低 reads it so
+    ("棟大廈坐落喺尖沙咀", "zo6"), ("佢哋靜坐抗議", "zo6"),  # plain words of rime-cantonese: its literary reading
+    ("睇下個坐標", "zo6"), ("冇坐位", "zo6"), ("天后廟坐北向南", "zo6")])  # 座 written 坐, and "facing"
+def test_zuo_alone_is_to_sit(frontend, text, reading):
+    """坐 read alone is "to sit", "to ride", co5, as rime-cantonese and ToJyutping's own words (坐低, 坐車) read it,
+    where ToJyutping reads it alone zo6, the literary reading, which stays in rime's 坐落 and 靜坐, in 坐標 and 坐位
+    (座, "a seat", written 坐) and in 坐北 ("facing north")."""
+    assert_reads(frontend, text, "坐", reading, "co5", "to sit, to ride", plain="坐低")
+    if reading == "zo6" and "坐落" in text:
+        assert "inside the plain word 坐落" in frontend(text).why[text.index("坐")]
+
+
+@pytest.mark.parametrize("text, reading", [
     ("佢每朝都喺公園練功", "ziu1"), ("佢成朝坐咗喺度", "ziu1"), ("嗰朝落大雨", "ziu1"), ("琴朝", "ziu1"),
     ("巴士由朝到晚都滿座", "ziu1"), ("今朝好凍", "ziu1"), ("清朝末年", "ciu4"), ("每朝代都有", "ciu4"),
     ("由朝廷決定", "ciu4"), ("坐北朝南", "ciu4")])
