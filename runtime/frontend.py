@@ -150,6 +150,7 @@ class Frontend:
         self._dictionary = base.layered({**stated_words, **entries})  # ToJyutping's words, the lexicon over them
         # the stated words the lexicon does not read otherwise: their source is rime
         self._rime_words = frozenset(w for w, r in stated_words.items() if entries.get(w, r) == r)
+        self._resensed = frozenset(w for w in self._rime_words if base.get(w) is not None)  # 表面: another sense
         self._context = load_context_rules() if context is None else context  # then neighbours, per character
         self._plain = load_plain_words() if plain_words is None else plain_words
         self._stated = stated
@@ -243,8 +244,11 @@ class Frontend:
                                 f"(rime-cantonese), where the context rule {ch} {rule.where()} → {rule.reading} "
                                 "does not apply"))
                     continue
-            why = f"rime-cantonese word {word}, stated: ToJyutping lacks it and reads its characters otherwise" \
-                if source == "rime" else f"{source} word {word}" if len(word) > 1 else f"{source} character"
+            why = f"{source} word {word}" if len(word) > 1 else f"{source} character"
+            if source == "rime":
+                how = "ToJyutping's own is a sense text rarely means" if word in self._resensed else \
+                    "ToJyutping lacks it and reads its characters otherwise"
+                why = f"rime-cantonese word {word}, stated: {how}"
             if len(word) == 1 and (under := reads_under(text, i)):
                 why += f": {under}, where no context rule applies"
             out.append((ch, reading, source, why))
