@@ -428,15 +428,17 @@ def _takes_for(text: str, matches: list[Match], i: int) -> bool:
 
 
 # 使 in 大使 is "an envoy", si3 (駐英國大使, 親善大使, 召回大使, 大使館), as rime-cantonese reads 大使 and 大使館, where
-# ToJyutping's 大使 is "to spend freely", sai2, and its 大使館 reads si5; that sense after a word of degree only (佢好
-# 大使, 唔好咁大使). Over CTCPC and Common Voice 45 places: 39 envoys, 6 spending, each after 好 or 咁.
-ENVOY, ENVOY_SAID, SPENDS_AFTER = "使", "si3", "好咁太幾真"
+# ToJyutping's 大使 is "to spend freely", sai2, and its 大使館 reads si5; that sense after a word of degree (佢好
+# 大使, 唔好咁大使) and in rime-cantonese's 大嘥大使 and 大使大食 only. Over CTCPC and Common Voice 45 places: 39
+# envoys, 6 spending, each after 好 or 咁.
+ENVOY, ENVOY_SAID, SPENDS_AFTER, SPENDS_BEFORE = "使", "si3", "好咁太幾真嘥", "大"
 
 
 def _an_envoy(text: str, matches: list[Match], i: int) -> bool:
-    """Whether ``matches[i]`` is the 使 of a dictionary word 大使 or 大使館 with no word of degree before it."""
+    """Whether ``matches[i]`` is the 使 of a dictionary word 大使 or 大使館 with no word of degree (nor 嘥) before it
+    and no 大 after it (大使大食)."""
     return text[i] == ENVOY and matches[i][2] in ("大使", "大使館") and text[i - 1:i] == "大" and \
-        not _preceded_by(text, i - 1, SPENDS_AFTER)
+        not _preceded_by(text, i - 1, SPENDS_AFTER) and not _followed_by(text, i, SPENDS_BEFORE)
 
 
 # 坐 read alone is "to sit", "to ride", co5 (坐巴士, 坐咗喺度, 冇位坐, 坐唔落), as rime-cantonese reads it alone and as

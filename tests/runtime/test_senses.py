@@ -272,7 +272,8 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("佢嘅地位", "位", "wai6", None), ("有位置", "位", "wai6", None),
     # 使 in 大使 is "an envoy", and in 大使館; after a word of degree ToJyutping's "to spend freely" stays
     ("中國駐英國大使", "使", "si3", "an envoy"), ("美國駐香港大使館", "使", "si3", "an envoy"),
-    ("佢好大使", "使", "sai2", None), ("唔好咁大使啦", "使", "sai2", None),
+    ("佢好大使", "使", "sai2", None), ("唔好咁大使啦", "使", "sai2", None), ("佢成日大嘥大使", "使", "sai2", None),
+    ("佢大使大食", "使", "sai2", None),
 ])
 def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, reading, sense):
     """度 "about" (七杯度), 假 "a holiday" (放咗假), 着 "to wear" (着泳褲), 成 "whole" (成晚), 上 "to board" (上機):
