@@ -158,11 +158,11 @@ class Frontend:
     def rule_places(self, text: str) -> list[bool]:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
         no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause nor one after 情況 or 環境, nor a
-        重 after 好 or 咁 ("heavy"), nor a 核 in 核心 or 審核.
+        重 after 好 or 咁 ("heavy"), nor a 核 in 核心 or 審核, nor a 坐 "to sit" (stated: co5).
         The rules are learnt on these places and applied on them only."""
         alone = _read_alone(self._dictionary.matches(text))
-        return [alone[i] and not stated_place(text, i) and self._plain.covering(text, i, alone.__getitem__) is None
-                for i in range(len(text))]
+        return [alone[i] and not stated_place(text, i) and not (self._stated and sits(text, i)) and
+                self._plain.covering(text, i, alone.__getitem__) is None for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
         """For each character of a Han run, the dictionary word it is read in (the character itself where it is a
