@@ -49,8 +49,8 @@ SKIPPED_WORDS = frozenset({"開邊", "口密"})
 # (ci4) 政治家, 度住 ("to measure against", dok6) 喺度住, 幾度 ("how many times", gei1) 三十幾度. Chosen as the
 # words above were (2026-12-07; docs/g2p.md, the same paragraph, with what each cost: 香港海員工會, 蛻變成為, 人質) and
 # not 都會, 學生, 學校 or 中國, which words of ToJyutping's need inside them (會見 in HKCanCor's 都會見到, 校長 in
-# 中學校長, 國畫 in 畫中國畫). 唔好, "don't", since: its 好客 and 好學 (hou3) took 唔好客氣 and 唔好學人, at the cost of
-# 唔好處 ("drawbacks", 處 cyu5 alone).
+# 中學校長, 國畫 in 畫中國畫). 唔好, "don't", since: its 好客 and 好學 (hou3) took 唔好客氣 and 唔好學人 (唔好處,
+# "drawbacks", then reads 處 alone: senses.py reads it cyu3 after 好).
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",

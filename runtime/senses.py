@@ -110,8 +110,9 @@ READ_AFTER = {
     # 處 after a word of place is "a place", cyu3 (不足之處, 從高處墮下, 內心深處, 多處豪雨, 處處設限), as
     # ToJyutping's own 好處, 到處, 遠處 and 住處 read it, where it reads 處 alone cyu5, "to deal with", "to be in"
     # (處理, 身處, 位處): not before what makes it that verb (處理, 處於, 處置, 處境), nor in 第處 and 邊處,
-    # "elsewhere" and "where", which speech says syu3.
-    "處": ReadAfter("之高深低此各多一近難某何別隨四處", "a word of place", "cyu3", "a place",
+    # "elsewhere" and "where", which speech says syu3. After 好 it is 好處's (唔好處, "drawbacks", where no word may
+    # start inside 唔好: dictionary.py).
+    "處": ReadAfter("之高深低此各多一近難某何別隨四處好", "a word of place (or the 好 of 好處)", "cyu3", "a place",
                    "理置於事境分罰決死世方長"),
     # 種 after a number or a demonstrative is the measure word "a kind", zung2, also where a dictionary word starts
     # with it: ToJyutping reads 種 alone so, but its words of the verb "to plant" (種植, 種花, 種樹, 種米, 種過,
