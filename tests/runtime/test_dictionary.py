@@ -139,7 +139,9 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("呢個人好口密", "ni1 go3 jan4 hou2 hau2 mat6"),
     ("寧願睇中醫", "ning4 jyun2 tai2 zung1 ji1"), ("食多啲唔好客氣", "sik6 do1 di1 m4 hou2 haak3 hei3"),
     ("千祈唔好學壞", "cin1 kei4 m4 hou2 hok6 waai6"), ("佢好好客", "keoi5 hou2 hou3 haak3"),
-    ("佢對人好客氣", "keoi5 deoi3 jan4 hou2 haak3 hei3"), ("好客之道", "hou3 haak3 zi1 dou6")])
+    ("佢對人好客氣", "keoi5 deoi3 jan4 hou2 haak3 hei3"), ("好客之道", "hou3 haak3 zi1 dou6"),
+    ("首歌好動聽", "sau2 go1 hou2 dung6 ting3"), ("件衫好色水", "gin6 saam1 hou2 sik1 seoi2"),
+    ("佢好勝任", "keoi5 hou2 sing1 jam6"), ("個細路好好動", "go3 sai3 lou6 hou2 hou3 dung6")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
