@@ -271,6 +271,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 位 after 冇, 有, 夠, 爭 … is room or a seat (or, after 有, a person), as speech says it; the written 位置 stays
     *[(text, "位", "wai2", "room, a seat, or a person") for text in ("搭地鐵冇位坐", "唔夠位喇", "有位先生話我知")],
     ("佢嘅地位", "位", "wai6", None), ("有位置", "位", "wai6", None),
+    # 份 closing 有份 or 兩份 before what it counts is the measure word; "a share", "two portions" elsewhere
+    ("我有份工", "份", "fan6", "the measure word"), ("佢打兩份兼職", "份", "fan6", "the measure word"),
+    ("人人有份", "份", "fan2", None), ("佢有份參與", "份", "fan2", None), ("兩份食", "份", "fan2", None),
     # 使 in 大使 is "an envoy", and in 大使館; after a word of degree ToJyutping's "to spend freely" stays
     ("中國駐英國大使", "使", "si3", "an envoy"), ("美國駐香港大使館", "使", "si3", "an envoy"),
     ("佢好大使", "使", "sai2", None), ("唔好咁大使啦", "使", "sai2", None), ("佢成日大嘥大使", "使", "sai2", None),
