@@ -274,6 +274,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 份 closing 有份 or 兩份 before what it counts is the measure word; "a share", "two portions" elsewhere
     ("我有份工", "份", "fan6", "the measure word"), ("佢打兩份兼職", "份", "fan6", "the measure word"),
     ("人人有份", "份", "fan2", None), ("佢有份參與", "份", "fan2", None), ("兩份食", "份", "fan2", None),
+    # 條 of 四條 in a number or before what it counts is the measure word; ToJyutping's "four of a kind" elsewhere
+    ("小提琴有四條弦", "條", "tiu4", "the measure word"), ("議事規則第四條", "條", "tiu4", "the measure word"),
+    ("冇料扮四條", "條", "tiu2", None), ("會考我攞到四條尾", "條", "tiu2", None),
     # 使 in 大使 is "an envoy", and in 大使館; after a word of degree ToJyutping's "to spend freely" stays
     ("中國駐英國大使", "使", "si3", "an envoy"), ("美國駐香港大使館", "使", "si3", "an envoy"),
     ("佢好大使", "使", "sai2", None), ("唔好咁大使啦", "使", "sai2", None), ("佢成日大嘥大使", "使", "sai2", None),
