@@ -25,6 +25,11 @@ def _preceded_by(text: str, i: int, chars: str) -> bool:
     return i > 0 and text[i - 1] in chars
 
 
+def _second_of(text: str, matches: list[Match], i: int, words: tuple[str, ...]) -> bool:
+    """Whether ``matches[i]`` is the second character of one of ``words``, matched there as a dictionary word."""
+    return i >= 1 and matches[i][2] in words and text.startswith(matches[i][2], i - 1)
+
+
 def _within(text: str, i: int, chars: str, before: int = 0, after: int = 0) -> bool:
     """Whether one of ``chars`` stands within ``before`` characters before ``text[i]`` or ``after`` after it."""
     return any(c in chars for c in text[max(0, i - before):i] + text[i + 1:i + 1 + after])
@@ -431,7 +436,7 @@ def _takes_for(text: str, matches: list[Match], i: int) -> bool:
 # 份 closing ToJyutping's 有份, 冇份 or 兩份 ("a share", "two portions", fan2: 人人有份, 兩份食) is the measure word,
 # fan6, before what it counts (有份工, 有份牛工, 兩份禮物, 兩份兼職, 兩份合同), as HKCanCor reads its 有份工 and
 # 兩份禮物 and rime-cantonese its 一式兩份: 19 places of CTCPC and Common Voice, each counting.
-MEASURE, MEASURE_SAID = "份", "fan6"
+MEASURE_SAID = "fan6"
 SHARES = ("有份", "冇份", "兩份")
 COUNTED_BY_FAN = ("工", "牛工", "禮物", "經文", "兼職", "糧", "供詞", "合同", "合約", "報紙", "報告", "文件", "功課",
                   "穩定")
@@ -439,8 +444,7 @@ COUNTED_BY_FAN = ("工", "牛工", "禮物", "經文", "兼職", "糧", "供詞"
 
 def _counts(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]`` is the 份 closing ToJyutping's 有份, 冇份 or 兩份 before a thing it counts (有份工)."""
-    return text[i] == MEASURE and matches[i][2] in SHARES and text[i - 1:i + 1] == matches[i][2] and \
-        text.startswith(COUNTED_BY_FAN, i + 1)
+    return _second_of(text, matches, i, SHARES) and text.startswith(COUNTED_BY_FAN, i + 1)
 
 
 # 條 closing ToJyutping's 四條 (sei3 tiu2: "four of a kind", 扮四條 "to act the tough guy") is the measure word, tiu4,
@@ -452,7 +456,7 @@ FOUR_OF_A_KIND, COUNTED_SAID, NOT_COUNTING_BEFORE = "四條", "tiu4", "尾大"
 
 def _counts_four(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]`` is the 條 of ToJyutping's 四條 counting: in a number, or before what it counts."""
-    return matches[i][2] == FOUR_OF_A_KIND and text[i - 1:i + 1] == FOUR_OF_A_KIND and \
+    return _second_of(text, matches, i, (FOUR_OF_A_KIND,)) and \
         ((i >= 2 and (text[i - 2] in NUMERALS or text[i - 2] == "第")) or
          (i + 1 < len(text) and text[i + 1] not in NOT_COUNTING_BEFORE))
 
@@ -461,14 +465,14 @@ def _counts_four(text: str, matches: list[Match], i: int) -> bool:
 # ToJyutping's 大使 is "to spend freely", sai2, and its 大使館 reads si5; that sense after a word of degree (佢好
 # 大使, 唔好咁大使) and in rime-cantonese's 大嘥大使 and 大使大食 only. Over CTCPC and Common Voice 45 places: 39
 # envoys, 6 spending, each after 好 or 咁.
-ENVOY, ENVOY_SAID, SPENDS_AFTER, SPENDS_BEFORE = "使", "si3", "好咁太幾真嘥", "大"
+ENVOY, ENVOY_SAID, SPENDS_AFTER, SPENDS_BEFORE = ("大使", "大使館"), "si3", "好咁太幾真嘥", "大"
 
 
 def _an_envoy(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]`` is the 使 of a dictionary word 大使 or 大使館 with no word of degree (nor 嘥) before it
     and no 大 after it (大使大食)."""
-    return text[i] == ENVOY and matches[i][2] in ("大使", "大使館") and text[i - 1:i] == "大" and \
-        not _preceded_by(text, i - 1, SPENDS_AFTER) and not _followed_by(text, i, SPENDS_BEFORE)
+    return _second_of(text, matches, i, ENVOY) and not _preceded_by(text, i - 1, SPENDS_AFTER) and \
+        not _followed_by(text, i, SPENDS_BEFORE)
 
 
 # 坐 read alone is "to sit", "to ride", co5 (坐巴士, 坐咗喺度, 冇位坐, 坐唔落), as rime-cantonese reads it alone and as
