@@ -13,7 +13,7 @@ from .lexicon import load_lexicon, load_stated_words
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
-from .senses import SIT_SAID, ahead_of, sits, spells_second_syllable, stated_sense
+from .senses import SHOP, SHOP_WRITTEN, SIT_SAID, ahead_of, sits, spells_second_syllable, stated_sense
 
 
 def _warn(message: str, *args: object) -> None:
@@ -249,6 +249,9 @@ class Frontend:
                 how = "ToJyutping's own is a sense text rarely means" if word in self._resensed else \
                     "ToJyutping lacks it and reads its characters otherwise"
                 why = f"rime-cantonese word {word}, stated: {how}"
+                if SHOP in word:  # 鋪頭: rime-cantonese and ToJyutping write the shop's words with 舖
+                    why = (f"rime-cantonese word {word.replace(SHOP, SHOP_WRITTEN)}, written {word}, stated: "
+                           f"{SHOP} written for {SHOP_WRITTEN}, \"a shop\"; ToJyutping reads {SHOP} \"to spread\"")
             if len(word) == 1 and (under := reads_under(text, i)):
                 why += f": {under}, where no context rule applies"
             out.append((ch, reading, source, why))

@@ -475,6 +475,34 @@ def _an_envoy(text: str, matches: list[Match], i: int) -> bool:
         not _followed_by(text, i, SPENDS_BEFORE)
 
 
+# 鋪 after a shop's trade or a word of keeping shop is "a shop", pou3 (商鋪, 店鋪, 金鋪, 藥鋪, 西餅鋪, 雜貨鋪, 開鋪,
+# 閂鋪, 封鋪, 吉鋪, 呢間鋪), the 舖 that Hong Kong text also writes 鋪, as rime-cantonese reads its words of the shop
+# either way (店鋪, 金鋪, 閂鋪, 商舖, 雜貨舖), where ToJyutping reads 鋪 alone pou1, "to spread", "to pave" (鋪路,
+# 鋪設, 鋪滿); before 租 and 址 too (鋪租, 鋪址). Its other senses keep pou1: the verb, a round of a game (今鋪, 一鋪,
+# 玩鋪勁) and bedding (牀鋪, 打地鋪, 孖鋪). 間 counts shops only as the measure word read alone (呢間鋪, not 房間鋪滿),
+# and none where what follows makes 鋪 the verb (鋪滿, 鋪咗, 鋪好, 鋪路, 鋪排, 鋪蓋). The words whose second
+# character changes too (鋪頭 tau2, 鋪位, 鋪面, 當鋪) are stated words (runtime/data/stated_words.tsv).
+SHOP, SHOP_SAID, SHOP_WRITTEN = "鋪", "pou3", "舖"
+SHOP_AFTER = "店商金肉鞋酒茶米餅藥材貨器衣果紗燭董髮涼紮俬換質鏡治麵麪包吉旺網劏閂封搬收開機總老間"
+SHOP_BEFORE = "租址"
+ASPECT_AFTER = "咗緊過埋滿晒住"
+NOT_SHOP_BEFORE = ASPECT_AFTER + "好落返上設排張路平得蓋喺"
+
+
+def _a_shop(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]`` is a 鋪 read alone after a shop's trade or a word of keeping shop, or before 租 or
+    址, with no verb's object or ending after it; after 間 the measure word only an aspect makes it the verb."""
+    ch, _, word = matches[i]
+    if ch != SHOP or len(word) != 1 or i == 0 and not _followed_by(text, i, SHOP_BEFORE):
+        return False
+    counter = matches[i - 1][2] if i > 0 else ""  # 間 as the dictionary reads it: alone, or in 呢間, 一間
+    if i > 0 and text[i - 1] == "間":
+        counted = counter == "間" or len(counter) == 2 and counter[0] in READ_AFTER["間"].after
+        return counted and not _followed_by(text, i, ASPECT_AFTER)  # 呢間鋪好平, but not 房間鋪滿
+    return not _followed_by(text, i, NOT_SHOP_BEFORE) and \
+        (_followed_by(text, i, SHOP_BEFORE) or i > 0 and text[i - 1] in SHOP_AFTER)
+
+
 # 坐 read alone is "to sit", "to ride", co5 (坐巴士, 坐咗喺度, 冇位坐, 坐唔落), as rime-cantonese reads it alone and as
 # ToJyutping's own words read it (坐低, 坐車, 坐監, 坐飛機), where ToJyutping reads 坐 alone zo6, the literary reading
 # that words such as 坐落, 坐享其成 and 靜坐 keep (plain words: the frontend leaves them be). HKCanCor reads 坐 co5 in
@@ -541,6 +569,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _an_envoy(text, matches, i):
         return ENVOY_SAID, (f"{ch} in 大{ch}, no word of degree before it → {ENVOY_SAID}, \"an envoy\" (not \"to "
                             "spend freely\")")
+    if _a_shop(text, matches, i):
+        return SHOP_SAID, (f"{ch} where it keeps shop ({text[max(0, i - 1):i + 2]}) → {SHOP_SAID}, \"a shop\", "
+                           f"{ch} written for {SHOP_WRITTEN}")
     if _takes_for(text, matches, i):
         return TAKE_FOR_SAID, (f"{ch} between {text[i - 1]} and {text[i + 1]} → {TAKE_FOR_SAID}, \"to take for\" "
                                "(你當我係咩)")
