@@ -401,6 +401,19 @@ def _about(text: str, i: int) -> bool:
         not _followed_by(text, i, NOT_ABOUT_BEFORE)
 
 
+# 零 between a round number (十, 百, 千, 萬) or 個 "one" and what it counts is "-odd", leng4 (五十零歲, 十零日, 個零月,
+# 四萬零蚊, 千零人), the colloquial reading HKCanCor gives it in all 23 such places (its context rules learnt it only
+# before 蚊 and 鐘; the dictionaries, rime-cantonese's and CC-Canto's, list 零 ling4 alone and no word of "-odd"),
+# where ToJyutping reads 零 alone ling4, "zero", which a numeral after it keeps (一百零五, 一千零一夜, 一九八零年).
+ODD, ODD_SAID, ODD_AFTER = "零", "leng4", "十百千萬個"
+ODD_COUNTED = COUNTED | frozenset("年萬億字")
+
+
+def _and_odd(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]`` is a 零 read alone between a round number or 個 and a unit it counts (十零日)."""
+    return matches[i][2] == ODD and _preceded_by(text, i, ODD_AFTER) and _followed_by(text, i, ODD_COUNTED)
+
+
 # 女 after 個, read alone, with nothing a noun could begin after it, is "a daughter", neoi2 (我個女, 佢個女好得意,
 # 佢係你個女, 個女話想做律師), as rime-cantonese's 個乖女, 大個女, 仔女, 孫女 and 生女 read it, where ToJyutping reads
 # 女 alone neoi5, the "female" of 女人, 女仔 and 女同事: after it only a run's end, a particle or a word that cannot
@@ -569,6 +582,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _an_envoy(text, matches, i):
         return ENVOY_SAID, (f"{ch} in 大{ch}, no word of degree before it → {ENVOY_SAID}, \"an envoy\" (not \"to "
                             "spend freely\")")
+    if _and_odd(text, matches, i):
+        return ODD_SAID, f"{ch} between {text[i - 1]} and {text[i + 1]}, what it counts → {ODD_SAID}, \"-odd\""
     if _a_shop(text, matches, i):
         return SHOP_SAID, (f"{ch} where it keeps shop ({text[max(0, i - 1):i + 2]}) → {SHOP_SAID}, \"a shop\", "
                            f"{ch} written for {SHOP_WRITTEN}")

@@ -281,6 +281,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("中國駐英國大使", "使", "si3", "an envoy"), ("美國駐香港大使館", "使", "si3", "an envoy"),
     ("佢好大使", "使", "sai2", None), ("唔好咁大使啦", "使", "sai2", None), ("佢成日大嘥大使", "使", "sai2", None),
     ("佢大使大食", "使", "sai2", None),
+    # 零 between a round number or 個 and what it counts is "-odd"; before a numeral it is "zero"
+    *[(text, "零", "leng4", "-odd") for text in ("佢五十零歲", "去咗十零日", "來咗個零月", "每年賺十零萬")],
+    *[(text, "零", "ling4", None) for text in ("一百零五", "一千零一夜", "一九八零年代", "三個零都仲要買")],
     # 鋪 after a shop's trade or a word of keeping shop (間 the measure word) is "a shop", 舖; the verb, a round of a
     # game and bedding keep ToJyutping's pou1
     *[(text, "鋪", "pou3", "a shop") for text in ("有啲商鋪做咗咁耐", "呢度有五間店鋪", "呢間鋪好平", "開多咗兩間鋪",
@@ -312,7 +315,7 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
-               *"鋪商租咗", *"卅卌呀", "，", "。", " ", "iPhone", "check"]
+               *"鋪商租咗零千", *"卅卌呀", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
