@@ -116,9 +116,12 @@ READ_AFTER = {
     # ToJyutping's own 好處, 到處, 遠處 and 住處 read it, where it reads 處 alone cyu5, "to deal with", "to be in"
     # (處理, 身處, 位處): not before what makes it that verb (處理, 處於, 處置, 處境), nor in 第處 and 邊處,
     # "elsewhere" and "where", which speech says syu3. After 好 it is 好處's (唔好處, "drawbacks", where no word may
-    # start inside 唔好: dictionary.py).
-    "處": ReadAfter("之高深低此各多一近難某何別隨四處好", "a word of place (or the 好 of 好處)", "cyu3", "a place",
-                   "理置於事境分罰決死世方長"),
+    # start inside 唔好: dictionary.py). After the last character of a department's name it is that office, cyu3
+    # (警務處, 入境事務處, 勞工處, 秘書處, 售票處, 統計處, 註冊處, 海事處, 休憩處; ToJyutping's own 辦事處 reads it so),
+    # not before 以 (滋事處以拘留, "punished with").
+    "處": ReadAfter("之高深低此各多一兩三近難某何別隨四處好務書票工事計冊憩空防境",
+                   "a word of place, a department's (警務處, 勞工處, 售票處) or the 好 of 好處", "cyu3", "a place",
+                   "理置於事境分罰決死世方長以"),
     # 種 after a number or a demonstrative is the measure word "a kind", zung2, also where a dictionary word starts
     # with it: ToJyutping reads 種 alone so, but its words of the verb "to plant" (種植, 種花, 種樹, 種米, 種過,
     # zung3) took 這種植物, 各種植物, 一種花, 兩種樹, 三種樹, 呢一種過程, 一種米養百種人, 幾十種花 (zung3). Not after

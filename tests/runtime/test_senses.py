@@ -262,6 +262,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("有啲不足之處", "處", "cyu3", "a place"), ("從高處墮下", "處", "cyu3", "a place"),
     ("處處設限", "處", "cyu3", "everywhere"), ("佢身處高位", "處", "cyu5", None), ("一處理就好", "處", "cyu5", None),
     ("呢個方法嘅唔好處", "處", "cyu3", "a place"), ("唔好處理住", "處", "cyu5", None),  # 好處 split by 唔好
+    ("香港警務處發言人", "處", "cyu3", "a place"), ("好多人去勞工處投訴", "處", "cyu3", "a place"),
+    ("請問售票處喺邊度", "處", "cyu3", "a place"), ("因尋釁滋事處以行政拘留", "處", "cyu5", None),
+    ("員工處於壓力之下", "處", "cyu5", None),
     # 邊 after 後 or 下 is "a side"; "which" before what it asks about
     ("坐喺佢後邊", "邊", "bin6", "a side"), ("匿埋喺舊石下邊", "邊", "bin6", "a side"),
     ("睇下邊個痛", "邊", "bin1", None), ("問下邊到賣", "邊", "bin1", None),
