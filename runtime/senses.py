@@ -324,9 +324,16 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
 # 下, "a bit" or "a moment", after a verb (行吓街, 諗吓, 傾吓, 坐吓, 一吓, 兩吓: haa5, as HKCanCor reads its 睇吓;
 # ToJyutping reads 吓 alone haa2, the "huh?" that opens a reply or tags a sentence after a particle, 好驚啊吓, which
 # stays).
+# And 果 for 嗰, "that", before a measure word, a place or a time (果個人, 果度, 果陣, 果啲嘢, 細個果陣: go2; ToJyutping
+# reads 果 alone gwo2, "fruit", "result"), only there, and not after what ends a word in 果 with it (如果, 結果, 蘋果,
+# 後果, 水果, 效果: ToJyutping lists only the words it reads unlike their characters, so these reach the frontend as
+# characters read alone, and 如果個人, 蘋果日報 must keep gwo2).
+ENDS_A_WORD_IN_GWO = "如結蘋後生水效成糖芒苦惡因堅乾鮮青禁碩善佛花漿野奇異仙無腰核心龍香白戰正"  # 如果 … 正果
 WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
                "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言"),
-               "吓": ("下", "haa5", "a bit, a moment", "", PARTICLES)}
+               "吓": ("下", "haa5", "a bit, a moment", "", PARTICLES),
+               "果": ("嗰", "go2", "that", "", ENDS_A_WORD_IN_GWO)}
+WRITTEN_ONLY_BEFORE = {"果": "個度陣啲邊便間隻次日位條本種排晚年時處班堆份"}
 OPENING_SENSE = "既吓"  # at a run's start these are their own words: 既然 "since", 吓 "huh?" (fet哂 is still saai3)
 SECOND_CLAUSE = "又也亦"  # 既 … 又 is "both … and": where one follows 既 in its run or the next few, 既 keeps gei3
 AHEAD_RUNS = 3  # how many runs after 既's own are read for that 又 (既寬敞，又實用)
@@ -342,6 +349,8 @@ def _written_for(text: str, matches: list[Match], i: int,
         return None
     meant, reading, sense, not_before, not_after = stated
     if i == 0 and ch in OPENING_SENSE or _followed_by(text, i, not_before) or _preceded_by(text, i, not_after):
+        return None
+    if ch in WRITTEN_ONLY_BEFORE and not _followed_by(text, i, WRITTEN_ONLY_BEFORE[ch]):
         return None
     if ch == "既" and any(c in SECOND_CLAUSE for c in text[i + 1:] + ahead):
         return None

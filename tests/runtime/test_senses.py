@@ -284,6 +284,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("中國駐英國大使", "使", "si3", "an envoy"), ("美國駐香港大使館", "使", "si3", "an envoy"),
     ("佢好大使", "使", "sai2", None), ("唔好咁大使啦", "使", "sai2", None), ("佢成日大嘥大使", "使", "sai2", None),
     ("佢大使大食", "使", "sai2", None),
+    # 果 before a measure word, a place or a time is 嗰 "that" as informal text writes it; in 如果 and 蘋果 it stays
+    *[(text, "果", "go2", "that") for text in ("果個人搬咗屋", "我決定去果度", "細個果陣我好鍾意", "我再攞果啲碎片")],
+    *[(text, "果", "gwo2", None) for text in ("如果個個都揸車", "蘋果日報", "結果啲車喺度", "啲生果邊個攞嚟",
+                                              "後果時刻折磨住佢", "果汁")],
     # 零 between a round number or 個 and what it counts is "-odd"; before a numeral it is "zero"
     *[(text, "零", "leng4", "-odd") for text in ("佢五十零歲", "去咗十零日", "來咗個零月", "每年賺十零萬")],
     *[(text, "零", "ling4", None) for text in ("一百零五", "一千零一夜", "一九八零年代", "三個零都仲要買")],
@@ -318,7 +322,7 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
-               *"鋪商租咗零千", *"卅卌呀", "，", "。", " ", "iPhone", "check"]
+               *"鋪商租咗零千果如陣", *"卅卌呀", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
