@@ -91,6 +91,10 @@ KIND_NOT_AFTER = ("單一", "統一", "唯一", "劃一", "專一", "萬一", "�
                   *(side + "邊" for side in "兩旁呢哩嗰個四一左右前後上下入出裏裡外身海路街河岸周東南西北手床窗這那"))
 READ_AFTER = {
     "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
+    # 畫 after 幅 or 張 is "a picture", waa2 (呢幅畫, 呢張畫), as ToJyutping's own 幅畫 and 張畫 read it, where its
+    # 呢幅 and 呢張 take the measure word and leave 畫 alone to its verb, waak6, "to draw"; not before an aspect or a
+    # complement, after which it is that verb (呢張畫咗公仔嘅紙).
+    "畫": ReadAfter("幅張", "a measure word", "waa2", "a picture", "咗緊過得住埋出低"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
     "間": ReadAfter("邊呢嗰一兩幾每三四五六七八九十百千某哪那這該第", "a number or a demonstrative", "gaan1",
                    "the measure word", word_start=True),
