@@ -95,6 +95,10 @@ READ_AFTER = {
     # 呢幅 and 呢張 take the measure word and leave 畫 alone to its verb, waak6, "to draw"; not before an aspect or a
     # complement, after which it is that verb (呢張畫咗公仔嘅紙).
     "畫": ReadAfter("幅張", "a measure word", "waa2", "a picture", "咗緊過得住埋出低"),
+    # 房 after 間 is "a room", fong2 (呢間房, 成間房), as HKCanCor reads all 7 of its places and ToJyutping's own 間房
+    # reads it, where its 呢間 takes the 間 and leaves 房 to fong4; not before what makes it the 房 of housing
+    # (呢間房屋, 房地產, 房東).
+    "房": ReadAfter("間", "the measure word 間", "fong2", "a room", "屋地東產價貸契策管客"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
     "間": ReadAfter("邊呢嗰一兩幾每三四五六七八九十百千某哪那這該第", "a number or a demonstrative", "gaan1",
                    "the measure word", word_start=True),
@@ -109,8 +113,10 @@ READ_AFTER = {
     # 位 after 冇, 有, 夠, 爭, 搵 or 坐 is "a seat", "room", wai2 (冇位坐, 有位放嘢, 唔夠位, 爭位, 坐位), as
     # rime-cantonese's 空位, 滿位, 搵位, 霸位, 留位 and 座位 read it, where ToJyutping reads 位 alone wai6 (地位, 職位);
     # after 有 it is also the measure word of a person, which speech says wai2 as well (有位先生話我知, as rime's 各位
-    # and 邊位); not before 置, 於, 元, 列, 居 or 處 (有位置, 位於).
-    "位": ReadAfter("冇有夠爭揾搵坐佔", "a word of having or taking", "wai2", "room, a seat, or a person",
+    # and 邊位); not before 置, 於, 元, 列, 居 or 處 (有位置, 位於). After 個 it is "a seat", "a spot" (呢個位有冇人,
+    # 每個位都坐滿), as ToJyutping's own 個位 and HKCanCor (6 of its 7 places; the seventh 位置) read it, where its
+    # 呢個 and 每個 take the 個.
+    "位": ReadAfter("冇有夠爭揾搵坐佔個", "a word of having or taking, or 個", "wai2", "room, a seat, or a person",
                    "置於元列居處"),
     # 正 after a word of degree is "great", zeng3 (似美帝咁正咩, 實在太正, 冬天最正就係食), as rime-cantonese's 唔正,
     # 正嘢 and 平靚正 read it, where ToJyutping reads 正 alone zing3, "upright", "just"; not where it begins a word of

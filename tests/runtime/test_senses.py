@@ -287,6 +287,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 畫 after 幅 or 張 is "a picture" where ToJyutping's 呢幅 or 呢張 took the measure word; before 咗 the verb
     ("你睇呢幅畫幾好睇", "畫", "waa2", "a picture"), ("呢張畫係我媽媽嘅", "畫", "waa2", "a picture"),
     ("呢張畫咗公仔嘅紙", "畫", "waak6", None),
+    # 房 after 間 is "a room"; the 房 of housing keeps fong4. 位 after 個 is "a seat", "a spot"; 位置 keeps wai6
+    ("呢間房好焗", "房", "fong2", "a room"), ("呢間房屋", "房", "fong4", None),
+    ("請問呢個位有冇人坐", "位", "wai2", "room, a seat, or a person"), ("呢個位置", "位", "wai6", None),
     # 果 before a measure word, a place or a time is 嗰 "that" as informal text writes it; in 如果 and 蘋果 it stays
     *[(text, "果", "go2", "that") for text in ("果個人搬咗屋", "我決定去果度", "細個果陣我好鍾意", "我再攞果啲碎片")],
     *[(text, "果", "gwo2", None) for text in ("如果個個都揸車", "蘋果日報", "結果啲車喺度", "啲生果邊個攞嚟",
