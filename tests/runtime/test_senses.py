@@ -290,6 +290,7 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # the second character of ToJyutping's 咁樣, 畫面 and 山頂 where another of its words took the first
     ("事實就係咁樣", "樣", "joeng2", "a manner"), ("批評嘅畫面出現", "面", "min2", "a scene"),
     ("香港島太平山頂", "頂", "deng2", "the top"), ("樣樣都好", "樣", "joeng6", None),
+    ("計畫面對挑戰", "面", "min6", None),
     # 房 after 間 is "a room"; the 房 of housing keeps fong4. 位 after 個 is "a seat", "a spot"; 位置 keeps wai6
     ("呢間房好焗", "房", "fong2", "a room"), ("呢間房屋", "房", "fong4", None),
     ("請問呢個位有冇人坐", "位", "wai2", "room, a seat, or a person"), ("呢個位置", "位", "wai6", None),
