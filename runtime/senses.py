@@ -442,6 +442,21 @@ def _and_odd(text: str, matches: list[Match], i: int) -> bool:
     return matches[i][2] == ODD and _preceded_by(text, i, ODD_AFTER) and _followed_by(text, i, ODD_COUNTED)
 
 
+# 來 after a count of years is "over the years", loi4 (五年來, 近年來, 多年來, 四千年來, 咁多年來), as CC-Canto reads
+# 年來, 多年來 and 近年來 and ToJyutping reads 來 alone, where the context rules learnt from HKCanCor, whose 來 mostly
+# stands for 嚟 (lai4), read it lai4 at a phrase's end and after 年. HKCanCor reads its one 幾年來 lai4, one of the two
+# readings CC-Canto gives 幾年來, so ToJyutping's loi4, the other, stands there too; not before 計 or a final particle
+# (以九八年來計, 新年來㗎: "to come").
+OVER, OVER_SAID, COUNTS_YEARS = "來", "loi4", NUMERALS | frozenset("多近歷數")
+NOT_OVER_BEFORE = "計㗎𡃉喎啊呀喇啦嘛吖囉咩嘞噃啫"  # not 嘅: 三十年來嘅模式 is "of the last thirty years"
+
+
+def _over_the_years(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]`` is a 來 read alone after 年 after a count (五年來, 近年來), "over the years"."""
+    return matches[i][2] == OVER and i >= 2 and text[i - 1] == "年" and text[i - 2] in COUNTS_YEARS and \
+        not _followed_by(text, i, NOT_OVER_BEFORE)
+
+
 # 女 after 個, read alone, with nothing a noun could begin after it, is "a daughter", neoi2 (我個女, 佢個女好得意,
 # 佢係你個女, 個女話想做律師), as rime-cantonese's 個乖女, 大個女, 仔女, 孫女 and 生女 read it, where ToJyutping reads
 # 女 alone neoi5, the "female" of 女人, 女仔 and 女同事: after it only a run's end, a particle or a word that cannot
@@ -610,6 +625,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _an_envoy(text, matches, i):
         return ENVOY_SAID, (f"{ch} in 大{ch}, no word of degree before it → {ENVOY_SAID}, \"an envoy\" (not \"to "
                             "spend freely\")")
+    if _over_the_years(text, matches, i):
+        return OVER_SAID, f"{ch} after {text[i - 2:i]}, a count of years → {OVER_SAID}, \"over the years\""
     if _and_odd(text, matches, i):
         return ODD_SAID, f"{ch} between {text[i - 1]} and {text[i + 1]}, what it counts → {ODD_SAID}, \"-odd\""
     if _a_shop(text, matches, i):

@@ -298,6 +298,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "果", "go2", "that") for text in ("果個人搬咗屋", "我決定去果度", "細個果陣我好鍾意", "我再攞果啲碎片")],
     *[(text, "果", "gwo2", None) for text in ("如果個個都揸車", "蘋果日報", "結果啲車喺度", "啲生果邊個攞嚟",
                                               "後果時刻折磨住佢", "果汁")],
+    # 來 after a count of years is "over the years"; "to come" before 計 or a final particle
+    *[(text, "來", "loi4", "over the years") for text in ("佢五年來多次自殺", "近年來越來越多人",
+                                                          "放棄三十年來嘅模式")],
+    ("以九八年來計", "來", "lai4", None), ("嗰時係新年來㗎", "來", "lai4", None),
     # 零 between a round number or 個 and what it counts is "-odd"; before a numeral it is "zero"
     *[(text, "零", "leng4", "-odd") for text in ("佢五十零歲", "去咗十零日", "來咗個零月", "每年賺十零萬")],
     *[(text, "零", "ling4", None) for text in ("一百零五", "一千零一夜", "一九八零年代", "三個零都仲要買")],
