@@ -102,9 +102,9 @@ READ_AFTER = {
     # And the second character of ToJyutping's own 咁樣 ("like this", joeng2), 畫面 ("a scene", min2) and 山頂 ("the
     # peak", deng2), where its 係咁, 嘅畫, 上山 and 太平山 take the first (係咁樣嘅, 批評嘅畫面, 上山頂, 太平山頂) and
     # leave it to its reading alone (joeng6, min6, ding2).
-    "樣": ReadAfter("咁噉", "咁 or 噉, as in ToJyutping's 咁樣", "joeng2", "a manner"),
-    "面": ReadAfter("畫", "畫, as in ToJyutping's 畫面", "min2", "a scene", "對前積臨向貌目具試談世"),  # 計畫面對
-    "頂": ReadAfter("山", "山, as in ToJyutping's 山頂", "deng2", "the top"),
+    "樣": ReadAfter("咁噉", "as in ToJyutping's 咁樣 and 噉樣", "joeng2", "a manner"),
+    "面": ReadAfter("畫", "as in ToJyutping's 畫面", "min2", "a scene", "對前積臨向貌目具試談世"),  # 計畫面對
+    "頂": ReadAfter("山", "as in ToJyutping's 山頂", "deng2", "the top"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
     "間": ReadAfter("邊呢嗰一兩幾每三四五六七八九十百千某哪那這該第", "a number or a demonstrative", "gaan1",
                    "the measure word", word_start=True),
