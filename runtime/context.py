@@ -73,6 +73,12 @@ CONDITION_NOUNS = frozenset({"情況", "情况", "情形", "狀況", "狀態", "
 UNDER_AFTER = frozenset("如當向台腳樹橋塔線窗山月燈傘床牀桌枱城膝筆足樓簷蔭刀箭左右墮脫落跪剩")
 
 
+# ... and the units of a sequence that 下 (or 下一) before them makes "next" (下一代, 寄望下一代, 詳見下節, 下一站):
+# the rules for a verb before it (望下, 見下: haa5, "a bit") read 希望下一代 and 詳見下節 haa5. Not 次, 集 or 場,
+# after which the verb's "a bit" and "one" read as well (試下一次, 睇下一集).
+NEXT_UNITS = frozenset("代步站屆任輪季章節頁")
+
+
 def reads_under(text: str, i: int) -> str | None:
     """Why ``text[i]``, a 下, is "under" or "down", haa6, as the dictionary reads it, where no context rule applies
     (the stated rules above: formal text writes these daily, conversation rarely), or None: it closes a clause that
@@ -85,6 +91,9 @@ def reads_under(text: str, i: int) -> str | None:
         return f"下 after {text[i - 2:i]}, a noun of a condition, is \"under\""
     if i >= 1 and text[i - 1] in UNDER_AFTER:
         return f"下 after {text[i - 1]} is \"below\" or \"down\" (如下, 樹下, 向下)"
+    unit = text[i + 2:i + 3] if text[i + 1:i + 2] == "一" else text[i + 1:i + 2]
+    if unit and unit in NEXT_UNITS:
+        return f"下 before {text[i + 1:text.index(unit, i + 1) + 1]} is \"next\""
     return None
 
 

@@ -124,7 +124,9 @@ def test_a_run_before_latin_letters_keeps_its_end(frontend, text):
                                   # after a character of a place or a direction: under, down
                                   "名單數目如下：", "你喺台下你好呀", "我淨係知向下", "後從高處墮下，經搶救",
                                   "剩下嘅錢", "坐喺樹下", "個波跌咗落樓下", "喺同一屋簷下", "唔同嘅傳承模式下，",
-                                  "寫喺字嘅左下，"])
+                                  "寫喺字嘅左下，",
+                                  # before a unit of a sequence, or 一 and one: next
+                                  "我寄望下一代能夠", "詳見下節", "希望下一站係旺角"])
 def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     """下 right after 情況, 環境, 前提 … is "under", haa6; the rules for a run's end and for a pronoun after 下 (the
     睇下 of conversation) read it haa5 (14 of 52 情況下 in CTCPC and Common Voice)."""
@@ -133,6 +135,7 @@ def test_xia_after_a_noun_of_a_condition_is_under(frontend, text):
     assert r.jyutping[i] == "haa6" and r.sources[i] != "context"
     assert frontend("你試下先").jyutping[2] == "haa5" and frontend("你要努力下").jyutping[-1] == "haa5"
     assert frontend("上網幫我查下").jyutping[-1] == "haa5" and frontend("假喺屋企抖下").jyutping[-1] == "haa5"
+    assert frontend("試下一次先").jyutping[1] == "haa5"  # "try once": 次 is no unit that makes it "next"
     assert "where no context rule applies" in r.why[i]  # --explain says why
 
 
