@@ -99,10 +99,9 @@ READ_AFTER = {
     # reads it, where its 呢間 takes the 間 and leaves 房 to fong4; not before what makes it the 房 of housing
     # (呢間房屋, 房地產, 房東).
     "房": ReadAfter("間", "the measure word 間", "fong2", "a room", "屋地東產價貸契策管客"),
-    # And the second character of ToJyutping's own 咁樣 ("like this", joeng2), 畫面 ("a scene", min2) and 山頂 ("the
-    # peak", deng2), where its 係咁, 嘅畫, 上山 and 太平山 take the first (係咁樣嘅, 批評嘅畫面, 上山頂, 太平山頂) and
-    # leave it to its reading alone (joeng6, min6, ding2).
-    "樣": ReadAfter("咁噉", "as in ToJyutping's 咁樣 and 噉樣", "joeng2", "a manner"),
+    # And the second character of ToJyutping's own 畫面 ("a scene", min2) and 山頂 ("the peak", deng2), where its 嘅畫,
+    # 上山 and 太平山 take the first (批評嘅畫面, 上山頂, 太平山頂) and leave it to its reading alone (min6, ding2); its
+    # 咁樣, which 係咁 took the same way, is kept together instead (dictionary.py), since 咁 changes too.
     "面": ReadAfter("畫", "as in ToJyutping's 畫面", "min2", "a scene", "對前積臨向貌目具試談世"),  # 計畫面對
     "頂": ReadAfter("山", "as in ToJyutping's 山頂", "deng2", "the top"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),

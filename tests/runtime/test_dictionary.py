@@ -141,7 +141,8 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("千祈唔好學壞", "cin1 kei4 m4 hou2 hok6 waai6"), ("佢好好客", "keoi5 hou2 hou3 haak3"),
     ("佢對人好客氣", "keoi5 deoi3 jan4 hou2 haak3 hei3"), ("好客之道", "hou3 haak3 zi1 dou6"),
     ("首歌好動聽", "sau2 go1 hou2 dung6 ting3"), ("件衫好色水", "gin6 saam1 hou2 sik1 seoi2"),
-    ("佢好勝任", "keoi5 hou2 sing1 jam6"), ("個細路好好動", "go3 sai3 lou6 hou2 hou3 dung6")])
+    ("佢好勝任", "keoi5 hou2 sing1 jam6"), ("個細路好好動", "go3 sai3 lou6 hou2 hou3 dung6"),
+    ("事實就係咁樣", "si6 sat6 zau6 hai6 gam2 joeng2"), ("佢係咁喊", "keoi5 hai6 gam3 haam3")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),

@@ -287,8 +287,8 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 畫 after 幅 or 張 is "a picture" where ToJyutping's 呢幅 or 呢張 took the measure word; before 咗 the verb
     ("你睇呢幅畫幾好睇", "畫", "waa2", "a picture"), ("呢張畫係我媽媽嘅", "畫", "waa2", "a picture"),
     ("呢張畫咗公仔嘅紙", "畫", "waak6", None),
-    # the second character of ToJyutping's 咁樣, 畫面 and 山頂 where another of its words took the first
-    ("事實就係咁樣", "樣", "joeng2", "a manner"), ("批評嘅畫面出現", "面", "min2", "a scene"),
+    # the second character of ToJyutping's 畫面 and 山頂 where another of its words took the first
+    ("批評嘅畫面出現", "面", "min2", "a scene"),
     ("香港島太平山頂", "頂", "deng2", "the top"), ("樣樣都好", "樣", "joeng6", None),
     ("計畫面對挑戰", "面", "min6", None),
     # 房 after 間 is "a room"; the 房 of housing keeps fong4. 位 after 個 is "a seat", "a spot"; 位置 keeps wai6
