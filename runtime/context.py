@@ -80,9 +80,10 @@ NEXT_UNITS = frozenset("代步站屆任輪季章節頁")
 
 
 def reads_under(text: str, i: int) -> str | None:
-    """Why ``text[i]``, a 下, is "under" or "down", haa6, as the dictionary reads it, where no context rule applies
-    (the stated rules above: formal text writes these daily, conversation rarely), or None: it closes a clause that
-    在 opens, or follows a noun of a condition (情況下), a place (樹下) or a direction (向下)."""
+    """Why ``text[i]``, a 下, is "under", "down" or "next", haa6, as the dictionary reads it, where no context rule
+    applies (the stated rules above: formal text writes these daily, conversation rarely), or None: it closes a clause
+    that 在 opens, follows a noun of a condition (情況下), a place (樹下) or a direction (向下), or comes before a unit
+    of a sequence (下一代, 下節)."""
     if text[i] != "下":
         return None
     if closes_written_clause(text, i):
