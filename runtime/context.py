@@ -92,9 +92,9 @@ def reads_under(text: str, i: int) -> str | None:
         return f"下 after {text[i - 2:i]}, a noun of a condition, is \"under\""
     if i >= 1 and text[i - 1] in UNDER_AFTER:
         return f"下 after {text[i - 1]} is \"below\" or \"down\" (如下, 樹下, 向下)"
-    unit = text[i + 2:i + 3] if text[i + 1:i + 2] == "一" else text[i + 1:i + 2]
-    if unit and unit in NEXT_UNITS:
-        return f"下 before {text[i + 1:text.index(unit, i + 1) + 1]} is \"next\""
+    ahead = text[i + 1:i + 3] if text[i + 1:i + 2] == "一" else text[i + 1:i + 2]  # 一代 or 節
+    if ahead and ahead[-1] in NEXT_UNITS:
+        return f"下 before {ahead} is \"next\""
     return None
 
 
