@@ -288,6 +288,27 @@ def _a_holiday(text: str, matches: list[Match], i: int) -> bool:
     return _within(text, i, TAKEN_AS_TIME_OFF, before=3) or _preceded_by(text, i, "日") or _followed_by(text, i, "放")
 
 
+# 相 a few characters after 影, the verb "to take (a photo)", is "a photo", soeng2 (影親相, 影完相, 影下相, 影嘅相,
+# 影風景相, 影沙龍相), as ToJyutping's own 影相 reads it where nothing stands between, and as HKCanCor reads all 5 of
+# its places (影相, 影幅相, 影啲相), where ToJyutping reads 相 alone soeng1, "mutual": 影 within four characters
+# before it, neither ending a word of its own (電影, 背影, 攝影, 合影: 同個背影好相似) nor starting one (影響相片,
+# 影子), and no word of "mutual" starting at 相 (相似, 相信, 相同).
+PHOTO, PHOTO_SAID, TAKE_PHOTO, PHOTO_SPAN = "相", "soeng2", "影", 4
+SHADOW_ENDS = "電背倒攝合身蹤陰縮投剪幻人光錄泡魅幢"  # 電影, 背影, 攝影: 影 ends a word of its own
+SHADOW_STARTS = "響子印片視星院像評迷帝后城音集壇展"  # 影響, 影子, 影印: 影 starts one
+MUTUAL_STARTS = "似信同關互處對比當反應遇差識愛依連近等符約撞見逢隔傳容親交距撲輔助繼映稱配襯熟"
+
+
+def _a_photo(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 相 read alone, is "a photo": the verb 影 stands within PHOTO_SPAN characters
+    before it (影親相, 影嘅相), and no word of "mutual" starts at it."""
+    ch, _, word = matches[i]
+    if ch != PHOTO or len(word) != 1 or _followed_by(text, i, MUTUAL_STARTS):
+        return False
+    return any(text[k] == TAKE_PHOTO and not _preceded_by(text, k, SHADOW_ENDS) and
+               not _followed_by(text, k, SHADOW_STARTS) for k in range(max(0, i - PHOTO_SPAN), i))
+
+
 # 着 (著) before clothes is "to wear", zoek3 (着衫, 着褸, 着女裝, 著住底褲, 着短褲), where ToJyutping reads it alone
 # zoek6 ("touched", 瞓着; the aspect of 隨著): a garment's character within three after it.
 WEAR = "着著"
@@ -599,6 +620,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return ABOUT_SAID, f"{ch} after the count {text[i - 2:i]} → {ABOUT_SAID}, \"about\""
     if _a_holiday(text, matches, i):
         return HOLIDAY_SAID, f"{ch} taken as time off (放{ch}, 請{ch}, 三日{ch}) → {HOLIDAY_SAID}, \"a holiday\""
+    if _a_photo(text, matches, i):
+        return PHOTO_SAID, f"{ch} after the verb {TAKE_PHOTO} (影{ch}, 影完{ch}) → {PHOTO_SAID}, \"a photo\""
     if _wears(text, matches, i):
         return WEAR_SAID, f"{ch} before clothes ({ch}衫, {ch}褲) → {WEAR_SAID}, \"to wear\""
     if read_before := _read_before(text, matches, i):

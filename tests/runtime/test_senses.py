@@ -238,6 +238,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("告三日假", "假", "gaa3", "a holiday"), ("事頭婆生日有假放㗎", "假", "gaa3", "a holiday"),
     ("呢間舖專賣假貨", "假", "gaa2", None), ("你唔好講假呃我", "假", "gaa2", None),
     ("佢放咗假消息", "假", "gaa2", None),
+    # 相 a few characters after the verb 影 is "a photo"; after the 影 of 背影 or 影響, or starting 相似, ToJyutping's
+    *[(text, "相", "soeng2", "a photo") for text in ("佢影親相張張都靚", "等佢哋影完相之後", "影風景相要深景深",
+                                                     "貴嘅器材影嘅相越靚")],
+    *[(text, "相", "soeng1", None) for text in ("同個背影好相似", "佢個影子相當長", "影響相當大")],
     # 着 or 著 with clothes within three characters after it is "to wear"; elsewhere ToJyutping's zoek6
     ("你著呢件衫", "著", "zoek3", "to wear"), ("我中意着船襪", "着", "zoek3", "to wear"),
     ("要去游水快啲着泳褲", "着", "zoek3", "to wear"), ("佢瞓着", "着", "zoek6", None),
