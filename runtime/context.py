@@ -104,13 +104,15 @@ def reads_under(text: str, i: int) -> str | None:
 #   HKCanCor's 重 alone is the adverb "still" (zung6, 仲: 佢重未嚟), which follows none of them. HKCanCor reads its
 #   four such places so (好重嗰隻, 殺氣好重, 冇咁重, 睇得咁重), too few after any one word for a rule. Not after 噉
 #   (噉重有, "then still"), nor 兩 (兩重, "two layers"). 鬼 as the intensifier of 好鬼 and 咁鬼 too (傷得好鬼重;
-#   2026-12-07).
+#   2026-12-07); and after 較, 超 and 過 (比較重, 超重, 過重嘅書包), after 多 where it is not a count (幾多重, "how
+#   heavy"; 多重器官 is "multiple": senses.py), and before 嘢 and 咗 (重嘢, 語氣重咗啲), which "still" never takes
+#   (2026-12-07, later).
 # - 核 in a word of checking or of the nucleus (審核, 覆核, 評核, 批核, 核准, 核對, 核實; 核心, 核電, 核武, 核彈, 核能,
 #   核酸, 核輻射, 核磁共振, 核桃; and 核算, 核證, 核威脅, 核污水, 核廢料, 核災, 核事故, 核問題), hat6: HKCanCor's
 #   核 alone is the fruit's stone (wat6: 冇核, 大粒核), which none of these make, and ToJyutping lists none of these
 #   words, since they read as their characters.
 TOJYUTPING_BESIDE = {
-    "重": (frozenset("好咁太幾更最越夠極鬼噸斤磅克"), frozenset(), '"heavy"'),
+    "重": (frozenset("好咁太幾更最越夠極鬼噸斤磅克較超過多"), frozenset("嘢咗"), '"heavy"'),
     "核": (frozenset("審覆評批考查結"),
           frozenset("准對實心電武彈能酸輻磁戰爆試子桃算威污問災證事廢潛導聚裂設協"),
           "a word of a check or of the nucleus (審核, 核心), not a fruit's stone"),

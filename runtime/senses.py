@@ -158,6 +158,10 @@ READ_AFTER = {
     # 朝鮮, 朝政, 朝聖, 朝拜, 朝貢, 朝見, 朝向, 朝陽, 朝野).
     "朝": ReadAfter("每成嗰呢哩琴尋噚由", "a word of every, whole, which or from", "ziu1", "a morning",
                    "廷代鮮政聖拜貢見覲向陽野"),
+    # 重 after a count is "-fold", "layers", cung4 (三重縣, 三重優勢, 多重器官衰竭, 多重角度, 萬重山, 兩重天), as
+    # ToJyutping's own 雙重 and 重重 read it, where the lexicon reads 重 alone zung6, HKCanCor's "still" (仲), and
+    # ToJyutping cung5, "heavy"; HKCanCor reads its one such place so (咁多重嘅檢驗). Not after 幾多, "how heavy".
+    "重": ReadAfter("三多萬兩雙", "a count", "cung4", "-fold, layers", "嘢量", not_after_words=("幾多",)),
     # 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and rime-cantonese's
     # 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it "which" (睇下邊個,
     # 然後邊度, 問下邊到 for 邊度).
@@ -228,6 +232,12 @@ READ_BEFORE = {
     # points (嗰種嘢, 咩種嘢, 呢類種嘢: "that kind of thing"), after which 種 is "a kind" (READ_AFTER).
     "種": ReadBefore(("嘢", "返", "滿", "晒"), "zung3", "to grow", "ToJyutping's 種花 and 種菜",
                      not_after="一兩二三四五六七八九十百千萬幾各某每這那哪該嗰邊哩依個果咩乜類樣"),
+    # 重 before a verb that it makes "again", "re-", is cung4 (重塑, 重獲自由, 重回職場, 重投社會, 重奪冠軍, 人生重來,
+    # 重刊, 重版, 重遇, 重裝, 重穿, 重鋪工程, 重句), as ToJyutping's own 重新, 重溫, 重返 and 重建 read it, where the
+    # lexicon reads 重 alone zung6, HKCanCor's "still" (仲), and ToJyutping cung5, "heavy": written text's verbs, which
+    # 仲 "still" does not precede (its 重來 is 仲嚟 only before an aspect or a particle: 重來咗).
+    "重": ReadBefore(tuple("塑獲投回奪來刊版遇裝穿鋪豎結句"), "cung4", "again", "ToJyutping's 重新 and 重溫",
+                     role="the verb", not_before=tuple("來" + c for c in "咗緊過㗎嘅啦喇呀啊𡃉喎")),
     "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
                       "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
                      not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"
@@ -449,6 +459,25 @@ def _about(text: str, i: int) -> bool:
         not _followed_by(text, i, NOT_ABOUT_BEFORE)
 
 
+# 重 before a weight (a number, then 磅, 斤, 公斤, 克 or 噸) is "to weigh", cung5 (個BB重八磅, 重三點八公斤,
+# 各重一百五十公斤), as ToJyutping reads 重 alone, where the lexicon reads it zung6, HKCanCor's "still" (仲), which a
+# number does not follow straight.
+WEIGHS, WEIGHS_SAID, WEIGHT_UNITS = "重", "cung5", "磅斤克噸"
+
+
+def _weighs(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 重 read alone, comes straight before a weight: numerals (a decimal point among
+    them), then a unit of weight (八磅, 三點八公斤)."""
+    if matches[i][2] != WEIGHS:
+        return False
+    j = i + 1
+    while j < len(text) and (text[j] in NUMERALS or text[j] == "點" and j > i + 1):
+        j += 1
+    if j > i + 1 and text[j:j + 1] == "公":  # 公斤
+        j += 1
+    return j > i + 1 and text[j:j + 1] in WEIGHT_UNITS and text[j - 1] != "點"
+
+
 # 零 between a round number (十, 百, 千, 萬) or 個 "one" and what it counts is "-odd", leng4 (五十零歲, 十零日, 個零月,
 # 四萬零蚊, 千零人), the colloquial reading HKCanCor gives it in all 23 such places (its context rules learnt it only
 # before 蚊 and 鐘; the dictionaries, rime-cantonese's and CC-Canto's, list 零 ling4 alone and no word of "-odd"),
@@ -649,6 +678,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
                             "spend freely\")")
     if _over_the_years(text, matches, i):
         return OVER_SAID, f"{ch} after {text[i - 2:i]}, a count of years → {OVER_SAID}, \"over the years\""
+    if _weighs(text, matches, i):
+        return WEIGHS_SAID, f"{ch} before a weight ({ch}八磅, {ch}三公斤) → {WEIGHS_SAID}, \"to weigh\""
     if _and_odd(text, matches, i):
         return ODD_SAID, f"{ch} between {text[i - 1]} and {text[i + 1]}, what it counts → {ODD_SAID}, \"-odd\""
     if _a_shop(text, matches, i):

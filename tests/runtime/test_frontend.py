@@ -155,6 +155,9 @@ def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
     ("你估吓我有幾重", "重", "cung5", "重 after 幾"), ("殺氣好重嗰次之後", "重", "cung5", "重 after 好"),
     ("佢有幾十斤重", "重", "cung5", "重 after 斤"), ("唔夠重", "重", "cung5", "重 after 夠"),
     ("個男仔真係傷得好鬼重", "重", "cung5", "重 after 鬼"),
+    ("由於擦膠比較重", "重", "cung5", "重 after 較"), ("今次唔會過重啦", "重", "cung5", "重 after 過"),
+    ("唔好放重嘢", "重", "cung5", "重 before 嘢"), ("我語氣重咗啲", "重", "cung5", "重 before 咗"),
+    ("佢有幾多重", "重", "cung5", "重 after 多"),
     # ... and the adverb "still" (仲) after none of them, and 噉 "then"
     ("佢重未嚟", "重", "zung6", None), ("噉重唔係", "重", "zung6", None), ("呢個好重要", "重", "zung6", None),
     # 核 in a word of checking or of the nucleus

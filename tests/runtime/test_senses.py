@@ -242,6 +242,13 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "相", "soeng2", "a photo") for text in ("佢影親相張張都靚", "等佢哋影完相之後", "影風景相要深景深",
                                                      "貴嘅器材影嘅相越靚")],
     *[(text, "相", "soeng1", None) for text in ("同個背影好相似", "佢個影子相當長", "影響相當大")],
+    # 重 before a verb of written text is "again", after a count "-fold", before a weight "to weigh"; HKCanCor's
+    # "still" (仲) elsewhere, and before 來 with an aspect after it (重來咗: 仲嚟咗)
+    *[(text, "重", "cung4", "again") for text in ("佢重獲自由", "鼓勵更多人重回職場", "如果人生重來",
+                                                  "藝術可以重塑一個人")],
+    *[(text, "重", "cung4", "-fold, layers") for text in ("日本三重縣", "多重器官衰竭", "冰火兩重天")],
+    *[(text, "重", "cung5", "to weigh") for text in ("個BB重8磅", "佢生咗重三點八公斤", "各重一百五十公斤")],
+    *[(text, "重", "zung6", None) for text in ("佢重未走", "佢重來咗添", "佢重一齊去", "我重三點先走")],
     # 着 or 著 with clothes within three characters after it is "to wear"; elsewhere ToJyutping's zoek6
     ("你著呢件衫", "著", "zoek3", "to wear"), ("我中意着船襪", "着", "zoek3", "to wear"),
     ("要去游水快啲着泳褲", "着", "zoek3", "to wear"), ("佢瞓着", "着", "zoek6", None),
