@@ -105,6 +105,9 @@ READ_AFTER = {
     "面": ReadAfter("畫", "as in ToJyutping's 畫面", "min2", "a scene", "對前積臨向貌目具試談世"),  # 計畫面對
     "頂": ReadAfter("山", "as in ToJyutping's 山頂", "deng2", "the top"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
+    # 咪 after 支, the measure word, is "a microphone", mai1 (拎開啲支咪, 畀支咪你, 差支咪), as ToJyutping's own 開咪
+    # and 咪高峰 and HKCanCor (差支咪) read it, where the lexicon reads 咪 alone mai6, HKCanCor's "then", "isn't it".
+    "咪": ReadAfter("支", "the measure word 支", "mai1", "a microphone"),
     "間": ReadAfter("邊呢嗰一兩幾每三四五六七八九十百千某哪那這該第", "a number or a demonstrative", "gaan1",
                    "the measure word", word_start=True),
     "量": ReadAfter("放水雨客電儲總售載覽行求程戶問訊汇彙納鉛識給留肪取風礦膠物作詞血微力流產容熱能質數份含存銷交用",
@@ -478,6 +481,26 @@ def _weighs(text: str, matches: list[Match], i: int) -> bool:
     return j > i + 1 and text[j:j + 1] in WEIGHT_UNITS and text[j - 1] != "點"
 
 
+# 咪 after 千祈 or 最好 ("never", "had better"), or opening a phrase or after a person before a verb of mischief or
+# 咁 (咪亂咁講, 你咪扮嘢, 咪理佢, 你咪咁八卦), is "don't", mai5, as ToJyutping reads it alone and in its 咪郁 and 咪搞
+# (plain words), where the lexicon reads it mai6, HKCanCor's "then", "isn't it" (噉咪係囉, 噉咪理囉, 噉樣咪亂咁來囖:
+# after 噉 or a clause, 咪 is "then" before these too); HKCanCor's training split holds none of these places.
+DONT, DONT_SAID, DONT_AFTER = "咪", "mai5", ("千祈", "最好", "至好")
+MISCHIEF, PERSON_BEFORE = "亂扮理惹嘈咁", "你佢哋"
+
+
+def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str | None:
+    """Where ``matches[i]``, a 咪 read alone, is "don't" ("after 千祈", "before 亂, a command"), or None: after 千祈
+    or 最好, or opening a phrase or after a person before a verb of mischief or 咁 (咪亂咁講, 你咪扮嘢)."""
+    if matches[i][2] != DONT:
+        return None
+    if after := next((w for w in DONT_AFTER if text.endswith(w, 0, i)), None):
+        return f"after {after}"
+    if _followed_by(text, i, MISCHIEF) and (i in opens or _preceded_by(text, i, PERSON_BEFORE)):
+        return f"before {text[i + 1]}, a command"
+    return None
+
+
 # 零 between a round number (十, 百, 千, 萬) or 個 "one" and what it counts is "-odd", leng4 (五十零歲, 十零日, 個零月,
 # 四萬零蚊, 千零人), the colloquial reading HKCanCor gives it in all 23 such places (its context rules learnt it only
 # before 蚊 and 鐘; the dictionaries, rime-cantonese's and CC-Canto's, list 零 ling4 alone and no word of "-odd"),
@@ -678,6 +701,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
                             "spend freely\")")
     if _over_the_years(text, matches, i):
         return OVER_SAID, f"{ch} after {text[i - 2:i]}, a count of years → {OVER_SAID}, \"over the years\""
+    if where := _dont(text, matches, i, opens):
+        return DONT_SAID, f"{ch} {where} → {DONT_SAID}, \"don't\""
     if _weighs(text, matches, i):
         return WEIGHS_SAID, f"{ch} before a weight ({ch}八磅, {ch}三公斤) → {WEIGHS_SAID}, \"to weigh\""
     if _and_odd(text, matches, i):

@@ -249,6 +249,12 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "重", "cung4", "-fold, layers") for text in ("日本三重縣", "多重器官衰竭", "冰火兩重天")],
     *[(text, "重", "cung5", "to weigh") for text in ("個BB重8磅", "佢生咗重三點八公斤", "各重一百五十公斤")],
     *[(text, "重", "zung6", None) for text in ("佢重未走", "佢重來咗添", "佢重一齊去", "我重三點先走")],
+    # 咪 after 千祈 or 最好, or at a command before a verb of mischief or 咁, is "don't"; after 支 "a microphone";
+    # after 噉 ("then") HKCanCor's mai6 stays, before these verbs too
+    *[(text, "咪", "mai5", "don't") for text in ("千祈咪走寶啦", "你最好咪問佢", "咪亂咁噏嘢", "你咪扮嘢",
+                                                 "你咪咁八卦啦")],
+    *[(text, "咪", "mai1", "a microphone") for text in ("試下拎開啲支咪講嘢吖", "嘩真係差支咪俾佢唱歌")],
+    *[(text, "咪", "mai6", None) for text in ("噉咪理囉", "噉樣咪亂咁來囖", "噉咪好囉")],
     # 着 or 著 with clothes within three characters after it is "to wear"; elsewhere ToJyutping's zoek6
     ("你著呢件衫", "著", "zoek3", "to wear"), ("我中意着船襪", "着", "zoek3", "to wear"),
     ("要去游水快啲着泳褲", "着", "zoek3", "to wear"), ("佢瞓着", "着", "zoek6", None),
