@@ -603,6 +603,20 @@ def _an_envoy(text: str, matches: list[Match], i: int) -> bool:
         not _followed_by(text, i, SPENDS_BEFORE)
 
 
+# 使 read alone closing the title of an envoy or an official of the old courts is si3 too (駐古巴公使, 節度使, 按察使,
+# 布政使, 經略使, 市舶使, 副使), as ToJyutping's own 特使 and 密使 read it, where the lexicon reads 使 alone sai2,
+# HKCanCor's "to spend", "to use", and ToJyutping si2 (使用): 20 places of CTCPC and Common Voice, history written
+# in Cantonese. Not after the 公 of a grandfather or a husband (阿公, 老公使錢) or of 辦公.
+OFFICE_TITLES = ("公", "節度", "按察", "布政", "經略", "市舶", "副", "敕", "觀察", "轉運", "招討")
+NOT_AN_OFFICE = ("老公", "阿公", "外公", "伯公", "叔公", "舅公", "太公", "家公", "辦公")
+
+
+def _an_official(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 使 read alone, closes an office's title (公使, 節度使, 副使)."""
+    return matches[i][2] == "使" and any(text.endswith(w, 0, i) for w in OFFICE_TITLES) and \
+        not any(text.endswith(w, 0, i) for w in NOT_AN_OFFICE)
+
+
 # 鋪 after a shop's trade or a word of keeping shop is "a shop", pou3 (商鋪, 店鋪, 金鋪, 藥鋪, 西餅鋪, 雜貨鋪, 開鋪,
 # 閂鋪, 封鋪, 吉鋪, 呢間鋪), the 舖 that Hong Kong text also writes 鋪, as rime-cantonese reads its words of the shop
 # either way (店鋪, 金鋪, 閂鋪, 商舖, 雜貨舖), where ToJyutping reads 鋪 alone pou1, "to spread", "to pave" (鋪路,
@@ -699,6 +713,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _an_envoy(text, matches, i):
         return ENVOY_SAID, (f"{ch} in 大{ch}, no word of degree before it → {ENVOY_SAID}, \"an envoy\" (not \"to "
                             "spend freely\")")
+    if _an_official(text, matches, i):
+        return ENVOY_SAID, f"{ch} closing an office's title ({text[max(0, i - 2):i + 1]}) → {ENVOY_SAID}, \"an envoy\""
     if _over_the_years(text, matches, i):
         return OVER_SAID, f"{ch} after {text[i - 2:i]}, a count of years → {OVER_SAID}, \"over the years\""
     if where := _dont(text, matches, i, opens):

@@ -301,6 +301,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("中國駐英國大使", "使", "si3", "an envoy"), ("美國駐香港大使館", "使", "si3", "an envoy"),
     ("佢好大使", "使", "sai2", None), ("唔好咁大使啦", "使", "sai2", None), ("佢成日大嘥大使", "使", "sai2", None),
     ("佢大使大食", "使", "sai2", None),
+    # ... and closing an office's title (公使, 節度使, 副使); after the 公 of 老公 it is "to spend"
+    *[(text, "使", "si3", "an envoy") for text in ("同法國駐華公使會面", "成德節度使王庭湊", "出任湖南按察使")],
+    ("我老公使錢好疏爽", "使", "sai2", None), ("唔使咁客氣", "使", "sai2", None),
     # 畫 after 幅 or 張 is "a picture" where ToJyutping's 呢幅 or 呢張 took the measure word; before 咗 the verb
     ("你睇呢幅畫幾好睇", "畫", "waa2", "a picture"), ("呢張畫係我媽媽嘅", "畫", "waa2", "a picture"),
     ("呢張畫咗公仔嘅紙", "畫", "waak6", None),
