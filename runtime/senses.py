@@ -241,6 +241,12 @@ READ_BEFORE = {
     # 仲 "still" does not precede (its 重來 is 仲嚟 only before an aspect or a particle: 重來咗).
     "重": ReadBefore(tuple("塑獲投回奪來刊版遇裝穿鋪豎結句"), "cung4", "again", "ToJyutping's 重新 and 重溫",
                      role="the verb", not_before=tuple("來" + c for c in "咗緊過㗎嘅啦喇呀啊𡃉喎")),
+    # 返 before 回, 還, 航 or 程, the written words of returning (返回內地, 返回座位, 返還, 返程機票), is faan2, as
+    # ToJyutping reads it alone and rime-cantonese reads its 返港, where the lexicon reads it faan1, HKCanCor's 返
+    # of speech (返屋企, 攞返); HKCanCor holds none of these words. Not after a verb that 返 completes, "back"
+    # (攞返回報, "get the reward back"), nor before the words 回 begins (回報, 回應, 回覆, 回頭).
+    "返": ReadBefore(tuple("回還航程"), "faan2", "to return (written)", "rime-cantonese's 返港",
+                     not_after="攞拎搵收畀俾", not_before=("回報", "回應", "回覆", "回頭")),
     "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
                       "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
                      not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"

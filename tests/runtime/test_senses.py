@@ -255,6 +255,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                  "你咪咁八卦啦")],
     *[(text, "咪", "mai1", "a microphone") for text in ("試下拎開啲支咪講嘢吖", "嘩真係差支咪俾佢唱歌")],
     *[(text, "咪", "mai6", None) for text in ("噉咪理囉", "噉樣咪亂咁來囖", "噉咪好囉")],
+    # 返 before 回, 還 or 程, the written words of returning, is faan2; the 返 of speech, and 攞返, keep faan1
+    *[(text, "返", "faan2", "to return (written)") for text in ("佢表示不會返回中國", "議員返回座位",
+                                                                "借問聲返程機票喺邊度訂")],
+    *[(text, "返", "faan1", None) for text in ("我返屋企先", "努力攞返回報", "佢返咗嚟")],
     # 着 or 著 with clothes within three characters after it is "to wear"; elsewhere ToJyutping's zoek6
     ("你著呢件衫", "著", "zoek3", "to wear"), ("我中意着船襪", "着", "zoek3", "to wear"),
     ("要去游水快啲着泳褲", "着", "zoek3", "to wear"), ("佢瞓着", "着", "zoek6", None),
