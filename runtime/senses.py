@@ -507,6 +507,23 @@ def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str
     return None
 
 
+# 數 as a verb is "to count", sou2: said twice (數一數, 數埋數埋, 數下數下), or with an aspect or a complement after it
+# where a person comes before it or it opens a phrase (你數下一共幾多, 我數到一千, 幫我數住, 我數過喇), as HKCanCor
+# reads its 數一數 and 數埋數埋 (too few places for a rule) and ToJyutping its 倒數 and 數一數二, where it reads 數
+# alone sou3, "a number", "a sum" (人數下降, 啲數唔啱: after a noun it stays the noun).
+COUNT, COUNT_SAID, COUNT_ENDINGS = "數", "sou2", "下吓緊咗過到埋住番翻完晒"
+
+
+def _counts_things(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> bool:
+    """Whether ``matches[i]``, a 數 read alone, is the verb "to count": said twice around 一 or an aspect (數一數,
+    數埋數埋), or before an aspect after a person or at a phrase's start (我數到一千)."""
+    if matches[i][2] != COUNT:
+        return False
+    twice = (text[i + 1:i + 2] in "一" + COUNT_ENDINGS and text[i + 2:i + 3] == COUNT) or \
+        (i >= 2 and text[i - 1] in "一" + COUNT_ENDINGS and text[i - 2] == COUNT)
+    return twice or (_followed_by(text, i, COUNT_ENDINGS) and (i in opens or _preceded_by(text, i, "我你佢哋")))
+
+
 # 零 between a round number (十, 百, 千, 萬) or 個 "one" and what it counts is "-odd", leng4 (五十零歲, 十零日, 個零月,
 # 四萬零蚊, 千零人), the colloquial reading HKCanCor gives it in all 23 such places (its context rules learnt it only
 # before 蚊 and 鐘; the dictionaries, rime-cantonese's and CC-Canto's, list 零 ling4 alone and no word of "-odd"),
@@ -725,6 +742,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return OVER_SAID, f"{ch} after {text[i - 2:i]}, a count of years → {OVER_SAID}, \"over the years\""
     if where := _dont(text, matches, i, opens):
         return DONT_SAID, f"{ch} {where} → {DONT_SAID}, \"don't\""
+    if _counts_things(text, matches, i, opens):
+        return COUNT_SAID, f"{ch} a verb, said twice or before {text[i + 1:i + 2]} → {COUNT_SAID}, \"to count\""
     if _weighs(text, matches, i):
         return WEIGHS_SAID, f"{ch} before a weight ({ch}八磅, {ch}三公斤) → {WEIGHS_SAID}, \"to weigh\""
     if _and_odd(text, matches, i):

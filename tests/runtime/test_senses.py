@@ -259,6 +259,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "返", "faan2", "to return (written)") for text in ("佢表示不會返回中國", "議員返回座位",
                                                                 "借問聲返程機票喺邊度訂")],
     *[(text, "返", "faan1", None) for text in ("我返屋企先", "努力攞返回報", "佢返咗嚟")],
+    # 數 said twice or with an aspect after a person is the verb "to count"; after a noun, "a number"
+    *[(text, "數", "sou2", "to count") for text in ("喂數一數呢", "我數到一千", "你數下一共仲有幾多", "嗱數埋數埋")],
+    *[(text, "數", "sou3", None) for text in ("病例數下降", "啲數唔啱", "佢好叻數")],
     # 着 or 著 with clothes within three characters after it is "to wear"; elsewhere ToJyutping's zoek6
     ("你著呢件衫", "著", "zoek3", "to wear"), ("我中意着船襪", "着", "zoek3", "to wear"),
     ("要去游水快啲着泳褲", "着", "zoek3", "to wear"), ("佢瞓着", "着", "zoek6", None),
