@@ -163,8 +163,9 @@ READ_AFTER = {
                    "廷代鮮政聖拜貢見覲向陽野"),
     # 重 after a count is "-fold", "layers", cung4 (三重縣, 三重優勢, 多重器官衰竭, 多重角度, 萬重山, 兩重天), as
     # ToJyutping's own 雙重 and 重重 read it, where the lexicon reads 重 alone zung6, HKCanCor's "still" (仲), and
-    # ToJyutping cung5, "heavy"; HKCanCor reads its one such place so (咁多重嘅檢驗). Not after 幾多, "how heavy".
-    "重": ReadAfter("三多萬兩雙", "a count", "cung4", "-fold, layers", "嘢量", not_after_words=("幾多",)),
+    # ToJyutping cung5, "heavy"; HKCanCor reads its one such place so (咁多重嘅檢驗). Not after 幾多, "how heavy", nor
+    # 差唔多, "about as heavy".
+    "重": ReadAfter("三多萬兩雙", "a count", "cung4", "-fold, layers", "嘢量", not_after_words=("幾多", "唔多")),
     # 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and rime-cantonese's
     # 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it "which" (睇下邊個,
     # 然後邊度, 問下邊到 for 邊度).
@@ -629,7 +630,7 @@ def _an_envoy(text: str, matches: list[Match], i: int) -> bool:
 # 使 read alone closing the title of an envoy or an official of the old courts is si3 too (駐古巴公使, 節度使, 按察使,
 # 布政使, 經略使, 市舶使, 副使), as ToJyutping's own 特使 and 密使 read it, where the lexicon reads 使 alone sai2,
 # HKCanCor's "to spend", "to use", and ToJyutping si2 (使用): 20 places of CTCPC and Common Voice, history written
-# in Cantonese. Not after the 公 of a grandfather or a husband (阿公, 老公使錢) or of 辦公.
+# in Cantonese. Not after the 公 of a grandfather or a husband (阿公, 老公使錢) or of 辦公, nor before 用 (使用).
 OFFICE_TITLES = ("公", "節度", "按察", "布政", "經略", "市舶", "副", "敕", "觀察", "轉運", "招討")
 NOT_AN_OFFICE = ("老公", "阿公", "外公", "伯公", "叔公", "舅公", "太公", "家公", "辦公")
 
@@ -637,7 +638,7 @@ NOT_AN_OFFICE = ("老公", "阿公", "外公", "伯公", "叔公", "舅公", "�
 def _an_official(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]``, a 使 read alone, closes an office's title (公使, 節度使, 副使)."""
     return matches[i][2] == "使" and any(text.endswith(w, 0, i) for w in OFFICE_TITLES) and \
-        not any(text.endswith(w, 0, i) for w in NOT_AN_OFFICE)
+        not any(text.endswith(w, 0, i) for w in NOT_AN_OFFICE) and not _followed_by(text, i, "用")  # 公使用
 
 
 # 鋪 after a shop's trade or a word of keeping shop is "a shop", pou3 (商鋪, 店鋪, 金鋪, 藥鋪, 西餅鋪, 雜貨鋪, 開鋪,

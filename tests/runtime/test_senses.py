@@ -249,6 +249,7 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "重", "cung4", "-fold, layers") for text in ("日本三重縣", "多重器官衰竭", "冰火兩重天")],
     *[(text, "重", "cung5", "to weigh") for text in ("個BB重8磅", "佢生咗重三點八公斤", "各重一百五十公斤")],
     *[(text, "重", "zung6", None) for text in ("佢重未走", "佢重來咗添", "佢重一齊去", "我重三點先走")],
+    ("兩個差唔多重", "重", "cung5", None),  # "about as heavy": ToJyutping's own reading, after 多
     # 咪 after 千祈 or 最好, or at a command before a verb of mischief or 咁, is "don't"; after 支 "a microphone";
     # after 噉 ("then") HKCanCor's mai6 stays, before these verbs too
     *[(text, "咪", "mai5", "don't") for text in ("千祈咪走寶啦", "你最好咪問佢", "咪亂咁噏嘢", "你咪扮嘢",
@@ -311,6 +312,7 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # ... and closing an office's title (公使, 節度使, 副使); after the 公 of 老公 it is "to spend"
     *[(text, "使", "si3", "an envoy") for text in ("同法國駐華公使會面", "成德節度使王庭湊", "出任湖南按察使")],
     ("我老公使錢好疏爽", "使", "sai2", None), ("唔使咁客氣", "使", "sai2", None),
+    ("供公使用", "使", "si2", None),
     # 畫 after 幅 or 張 is "a picture" where ToJyutping's 呢幅 or 呢張 took the measure word; before 咗 the verb
     ("你睇呢幅畫幾好睇", "畫", "waa2", "a picture"), ("呢張畫係我媽媽嘅", "畫", "waa2", "a picture"),
     ("呢張畫咗公仔嘅紙", "畫", "waak6", None),
