@@ -476,16 +476,18 @@ WEIGHS, WEIGHS_SAID, WEIGHT_UNITS = "重", "cung5", "磅斤克噸"
 
 
 def _weighs(text: str, matches: list[Match], i: int) -> bool:
-    """Whether ``matches[i]``, a 重 read alone, comes straight before a weight: numerals (a decimal point among
-    them), then a unit of weight (八磅, 三點八公斤)."""
-    if matches[i][2] != WEIGHS:
+    """Whether ``matches[i]``, a 重 read alone (or starting ToJyutping's 重九, the festival, which took 重九磅), comes
+    straight before a weight: numerals (a decimal point among them), then a unit of weight (八磅, 三點八公斤)."""
+    if matches[i][2] not in (WEIGHS, "重九"):
         return False
     j = i + 1
     while j < len(text) and (text[j] in NUMERALS or text[j] == "點" and j > i + 1):
         j += 1
-    if j > i + 1 and text[j:j + 1] == "公":  # 公斤
+    if j == i + 1 or text[j - 1] == "點":  # no number, or one cut off at its decimal point
+        return False
+    if text[j:j + 1] == "公":  # 公斤
         j += 1
-    return j > i + 1 and text[j:j + 1] in WEIGHT_UNITS and text[j - 1] != "點"
+    return j < len(text) and text[j] in WEIGHT_UNITS
 
 
 # 咪 after 千祈 or 最好 ("never", "had better"), or opening a phrase or after a person before a verb of mischief or
@@ -520,8 +522,8 @@ def _counts_things(text: str, matches: list[Match], i: int, opens: frozenset[int
     數埋數埋), or before an aspect after a person or at a phrase's start (我數到一千)."""
     if matches[i][2] != COUNT:
         return False
-    twice = (text[i + 1:i + 2] in "一" + COUNT_ENDINGS and text[i + 2:i + 3] == COUNT) or \
-        (i >= 2 and text[i - 1] in "一" + COUNT_ENDINGS and text[i - 2] == COUNT)
+    twice = (_followed_by(text, i, "一" + COUNT_ENDINGS) and text[i + 2:i + 3] == COUNT) or \
+        (_preceded_by(text, i, "一" + COUNT_ENDINGS) and text[i - 2:i - 1] == COUNT)
     return twice or (_followed_by(text, i, COUNT_ENDINGS) and (i in opens or _preceded_by(text, i, "我你佢哋")))
 
 

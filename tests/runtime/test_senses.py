@@ -248,7 +248,8 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                   "藝術可以重塑一個人")],
     *[(text, "重", "cung4", "-fold, layers") for text in ("日本三重縣", "多重器官衰竭", "冰火兩重天")],
     *[(text, "重", "cung5", "to weigh") for text in ("個BB重8磅", "佢生咗重三點八公斤", "各重一百五十公斤")],
-    *[(text, "重", "zung6", None) for text in ("佢重未走", "佢重來咗添", "佢重一齊去", "我重三點先走")],
+    *[(text, "重", "zung6", None) for text in ("佢重未走", "佢重來咗添", "佢重一齊去", "我重三點先走", "重八",
+                                               "佢重8公")],  # no unit after the number: not a weight
     ("兩個差唔多重", "重", "cung5", None),  # "about as heavy": ToJyutping's own reading, after 多
     # 咪 after 千祈 or 最好, or at a command before a verb of mischief or 咁, is "don't"; after 支 "a microphone";
     # after 噉 ("then") HKCanCor's mai6 stays, before these verbs too
@@ -365,7 +366,8 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
-               *"鋪商租咗零千果如陣", *"卅卌呀", "，", "。", " ", "iPhone", "check"]
+               *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八", "，", "。", " ", "iPhone",
+               "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
@@ -380,3 +382,16 @@ def test_the_senses_read_any_arrangement_of_their_characters_as_valid_syllables(
         return
     for syllable, why in zip(r.jyutping, r.why):
         assert parse_syllable(syllable).tone in TONES, (text, syllable, why)
+
+
+@settings(max_examples=200, deadline=None)
+@given(numerals=st.text(alphabet="一二三四五六七八九十百千點", min_size=1, max_size=5),
+       after=st.sampled_from(["", "公", "個", "磅", "公斤", "斤", "克", "人", "，佢"]))
+def test_zhong_before_a_number_is_to_weigh_only_before_a_unit_of_weight(frontend, numerals, after):
+    """重 straight before numerals is "to weigh" (cung5) only when a unit of weight closes them (重八磅, 重三點八公斤),
+    and never where the number ends the text or something else follows it (重八, 重8公: HKCanCor's "still")."""
+    text = "佢重" + numerals + after
+    r = frontend(text)
+    i = r.graphemes.index("重")
+    weighs = after in ("磅", "公斤", "斤", "克") and not numerals.startswith("點") and not numerals.endswith("點")
+    assert ('"to weigh"' in r.why[i]) == weighs, (text, r.why[i])
