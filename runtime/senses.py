@@ -35,6 +35,14 @@ def _within(text: str, i: int, chars: str, before: int = 0, after: int = 0) -> b
     return any(c in chars for c in text[max(0, i - before):i] + text[i + 1:i + 1 + after])
 
 
+def _word_before(text: str, i: int, words: tuple[str, ...]) -> str | None:
+    """The first of ``words`` that ends right before ``text[i]`` (千祈 before 咪, 節度 before 使), or None."""
+    return next((w for w in words if text.endswith(w, 0, i)), None)
+
+
+PERSONS = "我你佢"  # the persons a sense looks for beside it (你當我係咩, 我數到一千); 哋 closes their plurals
+
+
 # A character read by its use after a verb when it follows an English word, which the context rules (learnt on
 # Han neighbours) cannot see: check下 and google下 are "check a bit", haa5, as 睇下 is (HKCanCor has two such
 # places: relax下, haa5 both). Before a time or a direction it keeps its dictionary reading: HKCanCor reads 下
@@ -190,7 +198,7 @@ def _read_after(text: str, matches: list[Match], i: int) -> ReadAfter | None:
         return None
     if len(word) != 1 and not (stated.word_start and text.startswith(word, i)):
         return None
-    if any(text.endswith(w, 0, i) for w in stated.not_after_words):
+    if _word_before(text, i, stated.not_after_words):
         return None
     return None if _followed_by(text, i, stated.not_before) else stated
 
@@ -495,7 +503,7 @@ def _weighs(text: str, matches: list[Match], i: int) -> bool:
 # (plain words), where the lexicon reads it mai6, HKCanCor's "then", "isn't it" (噉咪係囉, 噉咪理囉, 噉樣咪亂咁來囖:
 # after 噉 or a clause, 咪 is "then" before these too); HKCanCor's training split holds none of these places.
 DONT, DONT_SAID, DONT_AFTER = "咪", "mai5", ("千祈", "最好", "至好")
-MISCHIEF, PERSON_BEFORE = "亂扮理惹嘈咁", "你佢哋"
+MISCHIEF, PERSON_BEFORE = "亂扮理惹嘈咁", "你佢哋"  # not 我: 我咪執包袱囉 is "then I"
 
 
 def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str | None:
@@ -503,7 +511,7 @@ def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str
     or 最好, or opening a phrase or after a person before a verb of mischief or 咁 (咪亂咁講, 你咪扮嘢)."""
     if matches[i][2] != DONT:
         return None
-    if after := next((w for w in DONT_AFTER if text.endswith(w, 0, i)), None):
+    if after := _word_before(text, i, DONT_AFTER):
         return f"after {after}"
     if _followed_by(text, i, MISCHIEF) and (i in opens or _preceded_by(text, i, PERSON_BEFORE)):
         return f"before {text[i + 1]}, a command"
@@ -524,7 +532,7 @@ def _counts_things(text: str, matches: list[Match], i: int, opens: frozenset[int
         return False
     twice = (_followed_by(text, i, "一" + COUNT_ENDINGS) and text[i + 2:i + 3] == COUNT) or \
         (_preceded_by(text, i, "一" + COUNT_ENDINGS) and text[i - 2:i - 1] == COUNT)
-    return twice or (_followed_by(text, i, COUNT_ENDINGS) and (i in opens or _preceded_by(text, i, "我你佢哋")))
+    return twice or (_followed_by(text, i, COUNT_ENDINGS) and (i in opens or _preceded_by(text, i, PERSONS + "哋")))
 
 
 # 零 between a round number (十, 百, 千, 萬) or 個 "one" and what it counts is "-odd", leng4 (五十零歲, 十零日, 個零月,
@@ -578,7 +586,7 @@ WILL_SAID = "wui5"
 # own 當我冇到 reads it, where it reads 當 alone dong1, "when", "to serve as" (當你發現, 當時, 當更); not before 我面,
 # 你面 or 佢面, "in front of" (佢當我面撕咗封信). Over CTCPC and Common Voice it changed 35 places, 34 of them "to
 # take for"; the other is a "when" after a 你 that a subtitle left without its comma (記得以前嘅你當你再…).
-TAKE_FOR, TAKE_FOR_SAID, PERSONS = "當", "dong3", "我你佢"
+TAKE_FOR, TAKE_FOR_SAID = "當", "dong3"
 
 
 def _takes_for(text: str, matches: list[Match], i: int) -> bool:
@@ -639,8 +647,8 @@ NOT_AN_OFFICE = ("老公", "阿公", "外公", "伯公", "叔公", "舅公", "�
 
 def _an_official(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]``, a 使 read alone, closes an office's title (公使, 節度使, 副使)."""
-    return matches[i][2] == "使" and any(text.endswith(w, 0, i) for w in OFFICE_TITLES) and \
-        not any(text.endswith(w, 0, i) for w in NOT_AN_OFFICE) and not _followed_by(text, i, "用")  # 公使用
+    return matches[i][2] == "使" and bool(_word_before(text, i, OFFICE_TITLES)) and \
+        not _word_before(text, i, NOT_AN_OFFICE) and not _followed_by(text, i, "用")  # 公使用
 
 
 # 鋪 after a shop's trade or a word of keeping shop is "a shop", pou3 (商鋪, 店鋪, 金鋪, 藥鋪, 西餅鋪, 雜貨鋪, 開鋪,
