@@ -13,6 +13,7 @@ from .lexicon import load_lexicon, load_stated_words
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
+from .register import SENTENCE_ENDS, is_written, literary_reading
 from .senses import SHOP, SHOP_WRITTEN, SIT_SAID, ahead_of, sits, spells_second_syllable, stated_sense
 
 
@@ -126,6 +127,24 @@ def gather_han(segments: list[Segment]) -> list[Segment | list[Segment]]:
     return out
 
 
+def written_sentences(runs: list[Segment | list[Segment]]) -> list[bool]:
+    """For each run, whether the sentence it stands in (up to a full stop, a question or an exclamation) reads as
+    written Chinese, or the whole text does (a report's short sentences: 近年來越來越多人使用。)."""
+    flags: list[bool] = []
+    sentence: list[str] = []
+    start = 0
+    for k, run in enumerate(runs):
+        if isinstance(run, list):
+            sentence.extend(seg.text for seg in run if seg.kind == "han")
+        if k + 1 == len(runs) or (isinstance(run, Segment) and run.kind == "pause" and run.text in SENTENCE_ENDS):
+            flags.extend([is_written("".join(sentence))] * (k + 1 - start))
+            sentence, start = [], k + 1
+    if not all(flags) and is_written("".join(seg.text for run in runs if isinstance(run, list) for seg in run
+                                             if seg.kind == "han")):
+        return [True] * len(runs)
+    return flags
+
+
 def _read_alone(matches: list[tuple[str, str | None, str]]) -> list[bool]:
     """Per character of a run's dictionary matches: whether the dictionary reads it alone, as a word of its own."""
     return [len(word) == 1 and reading is not None for _, reading, word in matches]
@@ -175,7 +194,8 @@ class Frontend:
 
     def explain_han(self, text: str, after_word: bool = False, before_word: bool = False,
                     rewritten: frozenset[int] = frozenset(), after_letters: bool = False, ahead: str = "",
-                    after_pause: frozenset[int] = frozenset()) -> list[tuple[str, str | None, str, str]]:
+                    after_pause: frozenset[int] = frozenset(), written: bool = False
+                    ) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
         run follows an English word (check下); ``before_word``: Latin letters follow it (check下個email);
@@ -184,7 +204,8 @@ class Frontend:
         dou2); ``after_letters``: any word in Latin letters or Jyutping comes right before it (喺IFC度), so its start
         is no phrase's start to the context rules; ``ahead``: the Han text of the next few runs (既 … ，又);
         ``after_pause``: the places right after a pause read across; these and the start, unless ``after_letters``,
-        open a phrase."""
+        open a phrase; ``written``: the sentence is written Chinese (``register.is_written``), where HKCanCor's
+        spoken readings of 來, 使 … give way to the literary ones."""
         opens = after_pause if after_letters else after_pause | {0}
         out = []
         matches = self._dictionary.matches(text, frozenset(after_pause))
@@ -226,6 +247,14 @@ class Frontend:
                 if len(word) == 1 and i not in rewritten else None
             source = "rime" if word in self._rime_words \
                 else "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
+            said = rule.reading if rule is not None else reading  # what HKCanCor's rule or lexicon would say
+            if self._stated and written and (source == "lexicon" or rule is not None) and i not in rewritten and \
+                    (literary := literary_reading(ch, said)) and \
+                    (len(word) > 1 or self._plain.covering(text, i, alone.__getitem__) is None):  # 使用: its word
+                out.append((ch, literary.literary, "context", f"{ch} in a sentence of written Chinese → "
+                            f"{literary.literary}, the literary reading, as ToJyutping gives it; {literary.spoken}, "
+                            f"as HKCanCor reads it, is spoken Cantonese's {literary.sense}"))
+                continue
             # ... nor inside a word that reads as its characters (天下), though the dictionary has no entry for it; and
             # there the lexicon's reading of a character alone gives way to ToJyutping's where rime-cantonese's word
             # reads it so (體重 cung5: HKCanCor's 重 alone is zung6, "still")
@@ -258,7 +287,8 @@ class Frontend:
         return out
 
     def explain_run(self, run: list[Segment], after_word: bool = False, before_word: bool = False,
-                    after_letters: bool = False, ahead: str = "") -> list[tuple[str, str | None, str, str]]:
+                    after_letters: bool = False, ahead: str = "", written: bool = False
+                    ) -> list[tuple[str, str | None, str, str]]:
         """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
         三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source. A phrase's
         pause among them is read across, and comes back in its place as (pause, None, "pause", "")."""
@@ -274,7 +304,7 @@ class Frontend:
         rewritten = frozenset(i for seg, start, end in zip(han, starts, starts[1:]) if seg.source
                               for i in range(start, end) if text[i] not in NUMERAL_READINGS)  # 兩千零 leng4 stays
         pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten, after_letters, ahead,
-                                 frozenset(after_pause))
+                                 frozenset(after_pause), written)
         out, start = [], 0
         for seg in run:
             if seg.kind == "pause":
@@ -306,6 +336,7 @@ class Frontend:
         unknown = [d.char for d in dropped]
         previous = None
         runs = gather_han(segments)
+        written = written_sentences(runs)
         for k, seg in enumerate(runs):
             after_word = previous is not None and previous.source in ("english", "letter-to-sound")
             after_letters = previous is not None and previous.kind == "reading"
@@ -313,7 +344,7 @@ class Frontend:
             if isinstance(seg, list):
                 following = runs[k + 1] if k + 1 < len(runs) else None
                 before_word = isinstance(following, Segment) and following.kind == "reading"
-                pairs = self.explain_run(seg, after_word, before_word, after_letters, ahead_of(runs, k))
+                pairs = self.explain_run(seg, after_word, before_word, after_letters, ahead_of(runs, k), written[k])
             elif seg.kind == "pause":
                 units.append(seg.text)
                 continue
