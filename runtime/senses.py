@@ -651,6 +651,26 @@ def _an_official(text: str, matches: list[Match], i: int) -> bool:
         not _word_before(text, i, NOT_AN_OFFICE) and not _followed_by(text, i, "用")  # 公使用
 
 
+# 使 read alone before a person who then does or feels something is "to cause", si2 (呢本書使佢困惑, 因為佢使我哋有個
+# 屋企, 可以使人歡欣, 使其對…): 22 places of CTCPC and Common Voice, where the lexicon reads 使 alone sai2, HKCanCor's
+# "to spend", "to need", whose conversations never say "to cause" (their 使 before a person follows 唔: 唔使我哋多買).
+# Not where a word of needing or using precedes it (唔使, 仲使我講, 邊使, 點使, 慳住使, 唔好使人: "need", "to order
+# about"), nor where money or an amount follows the person (使你咁多錢), nor before 做 (使我哋做嘢, "to order about").
+CAUSE, CAUSE_SAID = "使", "si2"
+CAUSED = PERSONS + "他她它人其"
+NOT_CAUSE_AFTER = "唔仲邊點使冇夠住好未"
+NOT_CAUSE_BEFORE = ("咁多", "錢", "幾", "啲錢", "做")
+
+
+def _causes(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 使 read alone, is "to cause": a person after it, no word of needing before it and
+    no amount after the person (使佢困惑, not 仲使我講 or 使你咁多錢)."""
+    if matches[i][2] != CAUSE or not _followed_by(text, i, CAUSED) or _preceded_by(text, i, NOT_CAUSE_AFTER):
+        return False
+    after = i + 2 + (text[i + 2:i + 3] in ("哋", "們"))
+    return not text.startswith(NOT_CAUSE_BEFORE, after)
+
+
 # 鋪 after a shop's trade or a word of keeping shop is "a shop", pou3 (商鋪, 店鋪, 金鋪, 藥鋪, 西餅鋪, 雜貨鋪, 開鋪,
 # 閂鋪, 封鋪, 吉鋪, 呢間鋪), the 舖 that Hong Kong text also writes 鋪, as rime-cantonese reads its words of the shop
 # either way (店鋪, 金鋪, 閂鋪, 商舖, 雜貨舖), where ToJyutping reads 鋪 alone pou1, "to spread", "to pave" (鋪路,
@@ -749,6 +769,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
                             "spend freely\")")
     if _an_official(text, matches, i):
         return ENVOY_SAID, f"{ch} closing an office's title ({text[max(0, i - 2):i + 1]}) → {ENVOY_SAID}, \"an envoy\""
+    if _causes(text, matches, i):
+        return CAUSE_SAID, f"{ch} before {text[i + 1]}, whom it makes do something → {CAUSE_SAID}, \"to cause\""
     if _over_the_years(text, matches, i):
         return OVER_SAID, f"{ch} after {text[i - 2:i]}, a count of years → {OVER_SAID}, \"over the years\""
     if where := _dont(text, matches, i, opens):

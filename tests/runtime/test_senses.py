@@ -328,6 +328,12 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "果", "go2", "that") for text in ("果個人搬咗屋", "我決定去果度", "細個果陣我好鍾意", "我再攞果啲碎片")],
     *[(text, "果", "gwo2", None) for text in ("如果個個都揸車", "蘋果日報", "結果啲車喺度", "啲生果邊個攞嚟",
                                               "後果時刻折磨住佢", "果汁")],
+    # 使 before a person who then does or feels something is "to cause"; after a word of needing, or before an amount
+    # or 做 ("to order about"), HKCanCor's sai2 stays
+    *[(text, "使", "si2", "to cause") for text in ("呢本書使佢困惑", "雖說可以使人歡欣", "因為佢使我哋有個屋企",
+                                                   "佢可能使你諗起一種智慧")],
+    *[(text, "使", "sai2", None) for text in ("仲使我講", "你仲使人幫手咩", "慳住使我哋屋企又冇乜",
+                                              "唔好意思使你咁多錢", "有乜資格使我哋做嘢", "自己嘟手唔好使人", "使錢")],
     # 來 after a count of years is "over the years"; "to come" before 計 or a final particle
     *[(text, "來", "loi4", "over the years") for text in ("佢五年來多次自殺", "近年來越來越多人",
                                                           "放棄三十年來嘅模式")],
@@ -366,8 +372,8 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # The characters the stated senses look at, and the neighbours that decide them: draws hit their edges (a run's
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
-               *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八", "，", "。", " ", "iPhone",
-               "check"]
+               *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八",
+               *"佢人哋咁錢做", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
