@@ -1,5 +1,5 @@
 """Written Chinese or spoken Cantonese (runtime/register.py): which sentences read as written Chinese, and the
-literary readings of 來, 使, 刻, 年 and 位 there, through the frontend that applies them."""
+literary readings of 來, 使, 刻, 年, 位, 爭, 剩, 儲, 訂 and 核 there, through the frontend that applies them."""
 
 import pytest
 from hypothesis import given, settings
@@ -37,6 +37,8 @@ def test_words_speech_shares_with_written_chinese_are_not_counted():
     ("他是一位博學多才的老師", "位", "wai6"),  # the context rule after 一: wai2
     ("這些方法最終使洋行漸次消退了", "使", "si2"),  # the lexicon's 使 alone: sai2
     ("這樣說來", "來", "loi4"),  # the context rule at a run's end: lai4
+    ("網民將藍紅之爭說成是兩會的對立", "爭", "zang1"),  # the lexicon's 爭 alone: zaang1, "to owe"
+    ("他們說的方式並訂明盡快發放", "訂", "ding3"),  # the lexicon's 訂 alone: deng6, "to book"
 ])
 def test_written_chinese_takes_the_literary_reading(frontend, text, char, reading):
     r = frontend(text)
@@ -46,7 +48,7 @@ def test_written_chinese_takes_the_literary_reading(frontend, text, char, readin
 
 @pytest.mark.parametrize("text, char, reading", [
     ("佢哋越來越多人站出來", "來", "lai4"), ("即刻去", "刻", "haak1"), ("佢今年十歲", "年", "nin2"),
-    ("嗰位先生", "位", "wai2"), ("唔好意思使你咁多錢", "使", "sai2"),
+    ("嗰位先生", "位", "wai2"), ("唔好意思使你咁多錢", "使", "sai2"), ("佢爭我錢", "爭", "zaang1"),
     ("這是他們的選擇，他們都返來了。", "來", "lai4"),  # ToJyutping's own word 返來 keeps its reading
     ("這是他們的權利，他們行使了。", "使", "sai2"),  # and 行使 hang4 sai2
 ])
@@ -67,10 +69,10 @@ def test_a_text_of_written_chinese_reads_its_short_sentences_as_written_too(fron
 
 
 @settings(max_examples=300, deadline=None)
-@given(text=st.lists(st.sampled_from([*"來使刻年位出越今一即的是了這們說他很佢嘅係咗返行", "，", "。"]),
+@given(text=st.lists(st.sampled_from([*"來使刻年位爭剩儲訂核出越今一即的是了這們說他很佢嘅係咗返行", "，", "。"]),
                      min_size=1, max_size=16).map("".join))
 def test_the_written_register_changes_only_the_literary_characters_and_only_to_their_literary_reading(frontend, text):
-    """Read as written Chinese or as speech, a text differs only at 來 使 刻 年 位, each then its literary reading;
+    """Read as written Chinese or as speech, a text differs only at 來 使 刻 年 位 …, each then its literary reading;
     with a word of speech in it, a sentence reads as speech."""
     han = text.replace("，", "").replace("。", "")
     if not han:
