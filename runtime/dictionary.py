@@ -62,19 +62,24 @@ STARTS_NO_WORD_INSIDE = frozenset({
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
+# And 會 after a machine's 機 (部機會喺三分鐘後開啓, 呢班機會延誤, 搭升降機會方便啲, 手機會自動更新), where
+# ToJyutping's 機會 ("a chance", gei1 wui6) took it: the character before 機 closes a machine (部機, 架機, 班機, 升降機,
+# 電視機, 洗衣機), not the 全部 of 全部機會 ("every chance"); 司機 was already a word no other may start inside.
+MACHINE, MACHINE_BEFORE = "機", "部架台班降飛手相視衣氣印款"
 
 
 def is_modal(text: str, k: int) -> bool:
-    """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, or after a 上 that closes a word (身上會), the modal: decided by
-    its neighbours alone."""
+    """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, or after a 上 that closes a word (身上會) or a machine's 機
+    (部機會), the modal: decided by its neighbours alone."""
     return text[k] == MODAL and text[k + 1:k + 2] != SAY and (
         text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT)
-        or (text[k - 1:k] == ON and k >= 2 and text[k - 2] not in JOINS_A_CLUB_AFTER))
+        or (text[k - 1:k] == ON and k >= 2 and text[k - 2] not in JOINS_A_CLUB_AFTER)
+        or (text[k - 1:k] == MACHINE and k >= 2 and text[k - 2] in MACHINE_BEFORE and text[k - 3:k - 1] != "全部"))
 
 
 def modal_places(text: str) -> frozenset[int]:
     """The places of ``text`` where the modal 會 stands (``is_modal``): no dictionary word may take them."""
-    if NOT + MODAL not in text and ON + MODAL not in text:
+    if NOT + MODAL not in text and ON + MODAL not in text and MACHINE + MODAL not in text:
         return frozenset()
     return frozenset(k for k in range(len(text)) if is_modal(text, k))
 

@@ -72,10 +72,16 @@ def test_the_afternoon_is_not_split_by_a_count_of_strokes(text, said):
     ("一段關係會唔會長久", "jat1 dyun6 gwaan1 hai6 wui5 m4 wui5 coeng4 gau2"),
     ("你老公會唔會嚟", "nei5 lou5 gung1 wui5 m4 wui5 lai4"), ("佢唔會考慮", "keoi5 m4 wui5 haau2 leoi6"),
     ("好大機會唔會係", "hou2 daai6 gei1 wui6 m4 wui5 hai6"), ("佢唔會話你知", "keoi5 m4 wui5 waa6 nei5 zi1"),
-    ("晚會好正", "maan5 wui2 hou2 zeng3"), ("會長", "wui6 zoeng2")])
+    ("晚會好正", "maan5 wui2 hou2 zeng3"), ("會長", "wui6 zoeng2"),
+    # after a machine's 機 too, where ToJyutping's 機會 ("a chance") took it; 全部機會 is "every chance"
+    ("部機會喺三分鐘後開啓", "bou6 gei1 wui5 hai2 saam1 fan1 zung1 hau6 hoi1 kai2"),
+    ("呢班機會延誤", "ni1 baan1 gei1 wui5 jin4 ng6"),
+    ("搭升降機會方便啲", "daap3 sing1 gong3 gei1 wui5 fong1 bin6 di1"),
+    ("全部機會都冇咗", "cyun4 bou6 gei1 wui6 dou1 mou5 zo2"), ("佢有機會贏", "keoi5 jau5 gei1 wui6 jeng4")])
 def test_the_modal_of_wont_stands_alone(text, said):
     """會 in 唔會 and 會唔會 is "will", a word of its own: ToJyutping's 會長 took it after 唔 (長 read "chairman") and
-    its 公會 before 唔會; the nouns 機會 and 社會 keep it, and so does the lexicon's 會話, "will say"."""
+    its 公會 before 唔會, and its 機會 after a machine (部機會); the nouns 機會 and 社會 keep it before 唔會, and so
+    does the lexicon's 會話, "will say"."""
     from cantoedge.runtime.frontend import Frontend
 
     assert " ".join(Frontend()(text).jyutping) == said
