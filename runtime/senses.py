@@ -256,6 +256,13 @@ READ_BEFORE = {
     # (攞返回報, "get the reward back"), nor before the words 回 begins (回報, 回應, 回覆, 回頭).
     "返": ReadBefore(tuple("回還航程"), "faan2", "to return (written)", "rime-cantonese's 返港",
                      not_after="攞拎搵收畀俾", not_before=("回報", "回應", "回覆", "回頭")),
+    # 率 before a body of people it leads is "to lead", seot1 (率團訪港, 率隊出戰, 率會眾, 率兵, 率軍), as
+    # ToJyutping's own 率領 and 率先 read it, where the lexicon reads 率 alone leot2, HKCanCor's "a rate" (出生率,
+    # 兌換率): 2 places of CTCPC and Common Voice. Not before a numeral, which a rate's figure may be (失業率三點五),
+    # nor closing a rate's word (出生率, 使用率, 效率, 利率: 效率部門).
+    "率": ReadBefore(tuple("團隊眾兵軍師部艦") + ("會眾",), "seot1", "to lead", "ToJyutping's 率領 and 率先",
+                     not_after="生亡換用擊病業脹活字蓋效比利稅會率辨票置殺罪婚學席報載求爭數度存發",
+                     role="the people it leads"),
     "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
                       "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
                      not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"

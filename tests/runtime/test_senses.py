@@ -334,6 +334,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                    "佢可能使你諗起一種智慧")],
     *[(text, "使", "sai2", None) for text in ("仲使我講", "你仲使人幫手咩", "慳住使我哋屋企又冇乜",
                                               "唔好意思使你咁多錢", "有乜資格使我哋做嘢", "自己嘟手唔好使人", "使錢")],
+    # 率 before the people it leads is "to lead"; closing a rate's word, or before a numeral, "a rate"
+    *[(text, "率", "seot1", "to lead") for text in ("佢上任後首次率團訪港", "喺七月二十號率會眾十萬")],
+    *[(text, "率", "leot2", None) for text in ("出生率團體", "提高效率部門", "失業率三點五")],
     # 來 after a count of years is "over the years"; "to come" before 計 or a final particle
     *[(text, "來", "loi4", "over the years") for text in ("佢五年來多次自殺", "近年來越來越多人",
                                                           "放棄三十年來嘅模式")],
@@ -373,7 +376,7 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
                *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八",
-               *"佢人哋咁錢做", "，", "。", " ", "iPhone", "check"]
+               *"佢人哋咁錢做率團隊效", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
