@@ -28,8 +28,8 @@ class Literary:
 
 
 # Each spoken reading is one of two accepted, and ToJyutping gives the literary one (來 alone loi4, 使 alone si2,
-# 刻 hak1, 年 nin4, 位 wai6, and the literary readings (文讀) of 爭 剩 儲 訂 核); the lexicon's and the rules' come
-# from HKCanCor's conversations.
+# 刻 hak1, 年 nin4, 位 wai6, and the literary readings (文讀) of 爭 剩 儲 訂 核 聲); the lexicon's and the rules'
+# come from HKCanCor's conversations.
 LITERARY = {"來": Literary("lai4", "loi4", "嚟, \"to come\""),
             "使": Literary("sai2", "si2", "\"to spend\", \"to need\""),
             "刻": Literary("haak1", "hak1", "colloquial reading (即刻, 一刻)"),
@@ -39,7 +39,8 @@ LITERARY = {"來": Literary("lai4", "loi4", "嚟, \"to come\""),
             "剩": Literary("zing6", "sing6", "colloquial reading (剩低)"),
             "儲": Literary("cou5", "cyu5", "colloquial reading (\"to save up\": 儲錢)"),
             "訂": Literary("deng6", "ding3", "colloquial reading (\"to book\": 訂枱)"),
-            "核": Literary("wat6", "hat6", "colloquial reading (\"a fruit's stone\": 果核)")}
+            "核": Literary("wat6", "hat6", "colloquial reading (\"a fruit's stone\": 果核)"),
+            "聲": Literary("seng1", "sing1", "colloquial reading (大聲, 出聲)")}
 
 
 def written_markers(text: str) -> list[str]:
