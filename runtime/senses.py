@@ -678,6 +678,22 @@ def _causes(text: str, matches: list[Match], i: int) -> bool:
     return not text.startswith(NOT_CAUSE_BEFORE, after)
 
 
+# The 會 of the lexicon's 會見 (HKCanCor's 都會見到, "will see", wui5) is "to meet", wui6, where no complement
+# follows 見 and no person or adverb the modal follows stands before 會 (白宮會見美國總統, 行政會議前會見傳媒,
+# 得以會見兩名工人, 喺東德會見咗, 唔俾會見律師): 12 places of CTCPC and Common Voice, each a meeting; 你會見到,
+# 都會見返 and 你會見周圍 keep wui5.
+MEET, MEET_SAID = "會見", "wui6"
+SEES_AFTER = "到返翻番過得唔吓下埋"
+WILL_AFTER = PERSONS + "哋們他她都就亦也仲先定將難唔又還才必總梗實應"
+
+
+def _meets(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]`` is the 會 of a dictionary word 會見 that is "to meet": no complement after 見 (會見到)
+    and no person or adverb before 會 (你會見, 都會見)."""
+    return matches[i][2] == MEET and text.startswith(MEET, i) and not _followed_by(text, i + 1, SEES_AFTER) and \
+        not _preceded_by(text, i, WILL_AFTER)
+
+
 # 鋪 after a shop's trade or a word of keeping shop is "a shop", pou3 (商鋪, 店鋪, 金鋪, 藥鋪, 西餅鋪, 雜貨鋪, 開鋪,
 # 閂鋪, 封鋪, 吉鋪, 呢間鋪), the 舖 that Hong Kong text also writes 鋪, as rime-cantonese reads its words of the shop
 # either way (店鋪, 金鋪, 閂鋪, 商舖, 雜貨舖), where ToJyutping reads 鋪 alone pou1, "to spread", "to pave" (鋪路,
@@ -776,6 +792,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
                             "spend freely\")")
     if _an_official(text, matches, i):
         return ENVOY_SAID, f"{ch} closing an office's title ({text[max(0, i - 2):i + 1]}) → {ENVOY_SAID}, \"an envoy\""
+    if _meets(text, matches, i):
+        return MEET_SAID, (f"{ch} of {MEET} with no complement after it and no person before it → {MEET_SAID}, "
+                           "\"to meet\"")
     if _causes(text, matches, i):
         return CAUSE_SAID, f"{ch} before {text[i + 1]}, whom it makes do something → {CAUSE_SAID}, \"to cause\""
     if _over_the_years(text, matches, i):

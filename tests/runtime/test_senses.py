@@ -334,6 +334,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                    "佢可能使你諗起一種智慧")],
     *[(text, "使", "sai2", None) for text in ("仲使我講", "你仲使人幫手咩", "慳住使我哋屋企又冇乜",
                                               "唔好意思使你咁多錢", "有乜資格使我哋做嘢", "自己嘟手唔好使人", "使錢")],
+    # 會 of 會見 with nothing after 見 that completes it and no person or adverb before it is "to meet"; "will see"
+    # keeps the modal
+    *[(text, "會", "wui6", "to meet") for text in ("特首會見國家主席", "佢哋喺白宮會見總統", "唔俾會見律師")],
+    *[(text, "會", "wui5", None) for text in ("你會見到佢", "我哋都會見返你", "你會見周圍都係人")],
     # 率 before the people it leads is "to lead"; closing a rate's word, or before a numeral, "a rate"
     *[(text, "率", "seot1", "to lead") for text in ("佢上任後首次率團訪港", "喺七月二十號率會眾十萬")],
     *[(text, "率", "leot2", None) for text in ("出生率團體", "提高效率部門", "失業率三點五")],
@@ -376,7 +380,7 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
                *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八",
-               *"佢人哋咁錢做率團隊效", "，", "。", " ", "iPhone", "check"]
+               *"佢人哋咁錢做率團隊效見到", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
