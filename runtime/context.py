@@ -111,11 +111,15 @@ def reads_under(text: str, i: int) -> str | None:
 #   核酸, 核輻射, 核磁共振, 核桃; and 核算, 核證, 核威脅, 核污水, 核廢料, 核災, 核事故, 核問題), hat6: HKCanCor's
 #   核 alone is the fruit's stone (wat6: 冇核, 大粒核), which none of these make, and ToJyutping lists none of these
 #   words, since they read as their characters.
+# - 儲 in a word of storing or reserves (儲量, 儲備, 儲蓄, 儲存, 儲藏, 儲糧; 倉儲, 轉儲), cyu5: HKCanCor's 儲 alone is
+#   "to save up" (cou5: 儲錢, 儲郵票), and ToJyutping reads 儲 alone cyu5 (2026-12-07, a new session).
 TOJYUTPING_BESIDE = {
     "重": (frozenset("好咁太幾更最越夠極鬼噸斤磅克較超過多"), frozenset("嘢咗"), '"heavy"'),
     "核": (frozenset("審覆評批考查結"),
           frozenset("准對實心電武彈能酸輻磁戰爆試子桃算威污問災證事廢潛導聚裂設協"),
           "a word of a check or of the nucleus (審核, 核心), not a fruit's stone"),
+    "儲": (frozenset("倉轉"), frozenset("量備蓄存藏糧"),
+          "a word of storing or reserves (儲量, 倉儲), not \"to save up\""),
 }
 
 

@@ -166,15 +166,19 @@ def test_without_the_stated_readings_the_frontend_reads_as_plain_tojyutping():
     ("審核貸款申請", "核", "hat6", "核 after 審"), ("三百噸核污水", "核", "hat6", "核 before 污"),
     ("發生過核事故", "核", "hat6", "核 before 事"),
     # ... and HKCanCor's fruit's stone, and ToJyutping's own 核突
-    ("冇核", "核", "wat6", None), ("啲核係唔係細", "核", "wat6", None), ("好核突", "核", "wat6", None)])
+    ("冇核", "核", "wat6", None), ("啲核係唔係細", "核", "wat6", None), ("好核突", "核", "wat6", None),
+    # 儲 in a word of storing or reserves; "to save up" elsewhere
+    ("石油儲量豐富", "儲", "cyu5", "儲 before 量"), ("提供倉儲物流服務", "儲", "cyu5", "儲 after 倉"),
+    ("我鍾意儲郵票", "儲", "cou5", None), ("儲錢買樓", "儲", "cou5", None)])
 def test_a_lexicon_character_takes_tojyutpings_reading_beside_its_stated_neighbours(frontend, text, char, reading, why):
     """HKCanCor's 重 alone is the adverb "still", zung6, and its 核 alone a fruit's stone, wat6; after 好, 咁, 太, 幾
-    or a unit of weight 重 is "heavy", and in 覆核, 核心, 核酸 核 is hat6, as ToJyutping reads them alone."""
+    or a unit of weight 重 is "heavy", in 覆核, 核心, 核酸 核 is hat6, and in 儲量, 倉儲 儲 is cyu5, as ToJyutping reads
+    them alone."""
     r = frontend(text)
     i = r.graphemes.index(char)
     assert r.jyutping[i] == reading
     if why is not None:
-        sense = '"heavy"' if char == "重" else "not a fruit's stone"
+        sense = {"重": '"heavy"', "核": "not a fruit's stone", "儲": 'not "to save up"'}[char]
         assert r.sources[i] == "ToJyutping" and why in r.why[i] and sense in r.why[i]
 
 
