@@ -233,6 +233,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("一日飲七杯度喇", "度", "dou2", "about"), ("應該四百蚊度", "度", "dou2", "about"),
     ("佢應該100蚊度", "度", "dou2", "about"), ("我諗都係十個度喇", "度", "dou2", "about"),
     ("今日三十度", "度", "dou6", None), ("你兩個度吓邊個高", "度", "dou6", None), ("佢哋一齊度過", "度", "dou6", None),
+    # ... and after a stretch of time counted with 個; a place counted so is where
+    ("一個月度就番嚟", "度", "dou2", "about"), ("佢讀咗兩個禮拜度啫", "度", "dou2", "about"),
+    ("放喺一個大罐度", "度", "dou6", None), ("佢喺一個城市度做嘢", "度", "dou6", None),
     # 假 taken as time off (after 放 or 請, a count of days, before 放) is "a holiday"; elsewhere "fake"
     ("佢放咗假去曼谷", "假", "gaa3", "a holiday"), ("我同老細請咗假先", "假", "gaa3", "a holiday"),
     ("告三日假", "假", "gaa3", "a holiday"), ("事頭婆生日有假放㗎", "假", "gaa3", "a holiday"),
