@@ -399,12 +399,17 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
 # reads 果 alone gwo2, "fruit", "result"), only there, and not after what ends a word in 果 with it (如果, 結果, 蘋果,
 # 後果, 水果, 效果: ToJyutping lists only the words it reads unlike their characters, so these reach the frontend as
 # characters read alone, and 如果個人, 蘋果日報 must keep gwo2).
+# And 甘 for 咁, "so", "like that" (變得甘極端, 黎得甘突然, 離死亡甘近, 瘋狂甘要求, 我哋都甘做: gam3), only before
+# an adjective of degree or a verb that 咁 modifies, where 甘 "sweet" starts no word (甘心, 甘願, 甘香, 甘露, 甘藍,
+# 甘肅, 甘地, 甘草; and 鑊甘, 眼甘甘, 好甘, "terrible", "staring", which stay gam1).
 ENDS_A_WORD_IN_GWO = "如結蘋後生水效成糖芒苦惡因堅乾鮮青禁碩善佛花漿野奇異仙無腰核心龍香白戰正"  # 如果 … 正果
 WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
                "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言"),
                "吓": ("下", "haa5", "a bit, a moment", "", PARTICLES),
-               "果": ("嗰", "go2", "that", "", ENDS_A_WORD_IN_GWO)}
-WRITTEN_ONLY_BEFORE = {"果": "個度陣啲邊便間隻次日位條本種排晚年時處班堆份"}
+               "果": ("嗰", "go2", "that", "", ENDS_A_WORD_IN_GWO),
+               "甘": ("咁", "gam3", "so, like that", "", "甘眼")}  # 眼甘甘望住: "staring", gam1
+WRITTEN_ONLY_BEFORE = {"果": "個度陣啲邊便間隻次日位條本種排晚年時處班堆份",
+                       "甘": "多近蠢極突純幫要做講問望黎嚟訓瞓教耐快慢遲早"}
 OPENING_SENSE = "既吓"  # at a run's start these are their own words: 既然 "since", 吓 "huh?" (fet哂 is still saai3)
 SECOND_CLAUSE = "又也亦"  # 既 … 又 is "both … and": where one follows 既 in its run or the next few, 既 keeps gei3
 AHEAD_RUNS = 3  # how many runs after 既's own are read for that 又 (既寬敞，又實用)
