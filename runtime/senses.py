@@ -399,6 +399,9 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
 # reads 果 alone gwo2, "fruit", "result"), only there, and not after what ends a word in 果 with it (如果, 結果, 蘋果,
 # 後果, 水果, 效果: ToJyutping lists only the words it reads unlike their characters, so these reach the frontend as
 # characters read alone, and 如果個人, 蘋果日報 must keep gwo2).
+# And 噶 for 嘅 (我噶仔, 錯誤噶方式, 最精彩噶系: ge3, where ToJyutping reads 噶 alone gaa1) but in the names of
+# Tibet's cabinet and ministers (噶廈, 噶倫) and of the Dzungars (準噶爾); and 佐 for 咗 after a verb (去佐, 變成佐,
+# 強暴佐佢: zo2; ToJyutping zo3) but in 佐治 (George), 佐證, 佐劑, 佐料, 佐領, 輔佐 and names (別列佐夫斯基).
 # And 甘 for 咁, "so", "like that" (變得甘極端, 黎得甘突然, 離死亡甘近, 瘋狂甘要求, 我哋都甘做: gam3), only before
 # an adjective of degree or a verb that 咁 modifies, where 甘 "sweet" starts no word (甘心, 甘願, 甘香, 甘露, 甘藍,
 # 甘肅, 甘地, 甘草; and 鑊甘, 眼甘甘, 好甘, "terrible", "staring", which stay gam1).
@@ -407,7 +410,9 @@ WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
                "既": ("嘅", "ge3", "the possessive", "然往定得不也是而有出", "言"),
                "吓": ("下", "haa5", "a bit, a moment", "", PARTICLES),
                "果": ("嗰", "go2", "that", "", ENDS_A_WORD_IN_GWO),
-               "甘": ("咁", "gam3", "so, like that", "", "甘眼")}  # 眼甘甘望住: "staring", gam1
+               "甘": ("咁", "gam3", "so, like that", "", "甘眼"),  # 眼甘甘望住: "staring", gam1
+               "噶": ("嘅", "ge3", "the possessive", "廈倫爾沙隆", "準"),  # 噶廈, 噶倫, 準噶爾: Tibetan and Dzungar
+               "佐": ("咗", "zo2", "the perfective", "治敦證劑料領助級榮夫斯", "輔員王丘列阿演")}  # 佐治, 佐證, 輔佐
 WRITTEN_ONLY_BEFORE = {"果": "個度陣啲邊便間隻次日位條本種排晚年時處班堆份",
                        "甘": "多近蠢極突純幫要做講問望黎嚟訓瞓教耐快慢遲早"}
 OPENING_SENSE = "既吓"  # at a run's start these are their own words: 既然 "since", 吓 "huh?" (fet哂 is still saai3)
