@@ -450,9 +450,10 @@ O_FOR_MOUTH = {"岩": "啱", "既": "嘅", "個": "嗰", "係": "喺", "甘": "�
                "下": "吓", "向": "响", "架": "㗎", "拿": "嗱"}
 _O_FOR_MOUTH = re.compile("(?<![A-Za-z0-9])[oO]([" + "".join(O_FOR_MOUTH) + "])")  # (not a formula's: H2O係水)
 # ... and a lone d beside Han text is 啲, as chat writes it (快d啦, d人, 好d): it was spelled as the letter D; a
-# capital D too after an adjective that takes 啲 (快D啦, 好D, 平D: not 去D座, 3D, D餐)
+# capital D too after an adjective that takes 啲 (快D啦, 好D, 平D: not 去D座, 3D, D餐), and after a demonstrative or
+# 有 and 冇 (呢D, 果D人, 嗰D, 有D人: so 呢 and 果 read "this" and "that", as before 啲)
 _D_FOR_DI = re.compile(r"(?<![A-Za-z0-9'])d(?![A-Za-z0-9'])(?:(?=\s?[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]d))"
-                       r"|(?<=[快好多少大細早遲平貴慢靚近遠高矮長短易難輕重鬆緊急凍熱])D(?![A-Za-z0-9'])")
+                       r"|(?<=[快好多少大細早遲平貴慢靚近遠高矮長短易難輕重鬆緊急凍熱呢果嗰哩依有冇])D(?![A-Za-z0-9'])")
 
 # a range of English weekdays (opening hours: Mon-Fri, Sat - Sun, Monday to Friday): 星期一至五
 _WEEKDAY_RANGE = re.compile(rf"(?<![A-Za-z])({WEEKDAY})\s?(?:[-–~至]|\sto\s)\s?({WEEKDAY})(?![A-Za-z])")

@@ -524,7 +524,8 @@ def test_a_plus_after_a_name_is_the_english_plus_and_between_terms_is_gaa1(text,
 @pytest.mark.parametrize("text, expected", [
     ("快d啦", "快啲啦"), ("d人好多", "啲人好多"), ("好d", "好啲"), ("俾多d時間我", "俾多啲時間我"),
     ("用d cash", "用啲[cash]"), ("3d打印", "三[D]打印"), ("快D啦", "快啲啦"), ("平D", "平啲"), ("去D座", "去[D]座"),
-    ("D餐", "[D]餐"), ("plan d", "[plan][D]"), ("d", "[D]")])
+    ("D餐", "[D]餐"), ("plan d", "[plan][D]"), ("d", "[D]"),
+    ("果D人好煩", "果啲人好煩"), ("呢D係咩", "呢啲係咩"), ("有D人", "有啲人"), ("有3D打印", "有三[D]打印")])
 def test_a_lone_d_beside_han_text_is_di1(text, expected):
     """Chat writes 啲 as d (快d啦): the letter D sounds the same (di1), but it was a spelled letter, outside the Han
     words that the dictionary reads together (好啲, 啲嘢), and g2p --explain called it spelled."""
