@@ -403,7 +403,8 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
 # Tibet's cabinet and ministers (噶廈, 噶倫) and of the Dzungars (準噶爾); and 佐 for 咗 after a verb (去佐, 變成佐,
 # 強暴佐佢: zo2; ToJyutping zo3) but in 佐治 (George), 佐證, 佐劑, 佐料, 佐領, 輔佐 and names (別列佐夫斯基); and 系
 # for 喺 before 度 (我系度打緊, 一直系度努力: hai2, "at"; ToJyutping hai6, the 係 it also stands for), not closing a
-# noun (太陽系邊度).
+# noun (太陽系邊度); and 岩 for 啱, "right", after 好, 先, 得, 唔, 都 or 幾 (講得好岩, 一百倍先岩, 唔岩傾: ngaam1;
+# ToJyutping ngaam4, "rock"), not before 石, 層, 巉 (好岩巉, "jagged") and the other words of rock.
 # And 甘 for 咁, "so", "like that" (變得甘極端, 黎得甘突然, 離死亡甘近, 瘋狂甘要求, 我哋都甘做: gam3), only before
 # an adjective of degree or a verb that 咁 modifies, where 甘 "sweet" starts no word (甘心, 甘願, 甘香, 甘露, 甘藍,
 # 甘肅, 甘地, 甘草; and 鑊甘, 眼甘甘, 好甘, "terrible", "staring", which stay gam1).
@@ -415,10 +416,12 @@ WRITTEN_FOR = {"哂": ("晒", "saai3", "all", "笑", "微一冷"),
                "甘": ("咁", "gam3", "so, like that", "", "甘眼"),  # 眼甘甘望住: "staring", gam1
                "噶": ("嘅", "ge3", "the possessive", "廈倫爾沙隆", "準"),  # 噶廈, 噶倫, 準噶爾: Tibetan and Dzungar
                "佐": ("咗", "zo2", "the perfective", "治敦證劑料領助級榮夫斯", "輔員王丘列阿演"),  # 佐治, 佐證, 輔佐
-               "系": ("喺", "hai2", "at", "", "陽河學體關聯統")}  # 我系度打緊 (太陽系, 學系: the noun)
+               "系": ("喺", "hai2", "at", "", "陽河學體關聯統"),  # 我系度打緊 (太陽系, 學系: the noun)
+               "岩": ("啱", "ngaam1", "right", "石層巉漿洞壁岩", "")}  # 講得好岩, 先岩 (岩石, 岩巉巉: "rock")
 WRITTEN_ONLY_BEFORE = {"果": "個度陣啲邊便間隻次日位條本種排晚年時處班堆份",
                        "甘": "多近蠢極突純幫要做講問望黎嚟訓瞓教耐快慢遲早",
                        "系": "度"}
+WRITTEN_ONLY_AFTER = {"岩": "好先得唔都幾"}
 OPENING_SENSE = "既吓"  # at a run's start these are their own words: 既然 "since", 吓 "huh?" (fet哂 is still saai3)
 SECOND_CLAUSE = "又也亦"  # 既 … 又 is "both … and": where one follows 既 in its run or the next few, 既 keeps gei3
 AHEAD_RUNS = 3  # how many runs after 既's own are read for that 又 (既寬敞，又實用)
@@ -436,6 +439,8 @@ def _written_for(text: str, matches: list[Match], i: int,
     if i == 0 and ch in OPENING_SENSE or _followed_by(text, i, not_before) or _preceded_by(text, i, not_after):
         return None
     if ch in WRITTEN_ONLY_BEFORE and not _followed_by(text, i, WRITTEN_ONLY_BEFORE[ch]):
+        return None
+    if ch in WRITTEN_ONLY_AFTER and not _preceded_by(text, i, WRITTEN_ONLY_AFTER[ch]):
         return None
     if ch == "既" and any(c in SECOND_CLAUSE for c in text[i + 1:] + ahead):
         return None

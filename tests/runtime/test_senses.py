@@ -163,11 +163,13 @@ def test_like_that_closing_a_phrase_reads_gam2_and_so_before_a_word_gam3(fronten
     ("呢鑊真係好甘", "甘", "gam1"), ("楊枝甘露", "甘", "gam1"),
     ("我噶朋友", "噶", "ge3"), ("用緊錯誤噶方式", "噶", "ge3"), ("由噶廈管理", "噶", "gaa1"), ("準噶爾", "噶", "gaa1"),
     ("我去佐剛果", "佐", "zo2"), ("佢變成佐一份樂譜", "佐", "zo2"), ("阿佐治古尼", "佐", "zo3"), ("輔佐", "佐", "zo3"),
-    ("佐證", "佐", "zo3"), ("我一直系度努力", "系", "hai2"), ("太陽系邊度有水", "系", "hai6")])
+    ("佐證", "佐", "zo3"), ("我一直系度努力", "系", "hai2"), ("太陽系邊度有水", "系", "hai6"),
+    ("你講得好岩", "岩", "ngaam1"), ("應該噉先岩㗎嘛", "岩", "ngaam1"), ("佢啲頭髮岩岩巉巉", "岩", "ngaam4"),
+    ("都岩岩巉巉", "岩", "ngaam4"), ("滿佈岩石", "岩", "ngaam4"), ("好岩巉", "岩", "ngaam4")])
 def test_what_informal_writing_puts_for_晒_and_嘅_reads_as_them(frontend, text, char, reading):
     """哂 for 晒 (saai3), 既 and 噶 for 嘅 (ge3), 吓 for 下 (haa5), 甘 for 咁 (gam3) before a word of degree or a verb
-    佐 for 咗 (zo2) and 系 for 喺 before 度 (hai2), as Hong Kong's informal writing uses them (噶廈, 準噶爾, 佐治,
-    輔佐 and 太陽系 keep ToJyutping's);
+    佐 for 咗 (zo2), 系 for 喺 before 度 (hai2) and 岩 for 啱 (ngaam1), as Hong Kong's informal writing uses them
+    (噶廈, 準噶爾, 佐治, 輔佐, 太陽系 and 岩石 keep ToJyutping's);
     既然, 既有, 一言既出 and 既 … 又 keep ToJyutping's gei3, 微哂 its can2, 吓 opening a reply or after a particle its
     haa2, "huh?", and 甘 "sweet" its gam1 (甘心, 眼甘甘, 好甘)."""
     r = frontend(text)
@@ -175,7 +177,7 @@ def test_what_informal_writing_puts_for_晒_and_嘅_reads_as_them(frontend, text
     if char == "甘" and text.startswith("佢眼甘甘"):
         i += 1  # the second 甘, before 望
     assert r.jyutping[i] == reading
-    if reading in ("saai3", "ge3", "haa5", "gam3", "zo2") or (char == "系" and reading == "hai2"):
+    if reading in ("saai3", "ge3", "haa5", "gam3", "zo2", "ngaam1") or (char == "系" and reading == "hai2"):
         assert r.sources[i] == "context" and "written for" in r.why[i]
 
 
@@ -393,7 +395,7 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
                *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八",
-               *"佢人哋咁錢做率團隊效見到甘眼極噶廈佐治系陽", "，", "。", " ", "iPhone", "check"]
+               *"佢人哋咁錢做率團隊效見到甘眼極噶廈佐治系陽岩石", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
