@@ -497,8 +497,8 @@ COUNTED = frozenset("蚊文元張杯歲日鐘月間號個斤𨂾步點人次本�
 NOT_ABOUT_BEFORE = "吓下過日身量一"  # 度吓, 度過, 度日, 度身: the verb "to measure", "to spend"
 
 
-# And after a stretch of time counted with 個 (一個月度, 兩個月度, 一個鐘頭度, 三個禮拜度): 5 places of CTCPC and
-# Common Voice, each "about"; a place counted so (一個城市度, 一個櫃檯度) is where, dou6, and keeps it.
+# And after a stretch of time counted with 個 (一個月度, 兩個月度, 一個鐘頭度, 三個禮拜度): 4 places of CTCPC and
+# Common Voice changed, each "about"; a place counted so (一個城市度, 一個櫃檯度) is where, dou6, and keeps it.
 TIMES_COUNTED = ("月", "鐘頭", "鐘", "禮拜", "星期", "小時", "字")
 
 
