@@ -131,16 +131,17 @@ def written_sentences(runs: list[Segment | list[Segment]]) -> list[bool]:
     """For each run, whether the sentence it stands in (up to a full stop, a question or an exclamation) reads as
     written Chinese, or the whole text does (a report's short sentences: 近年來越來越多人使用。)."""
     flags: list[bool] = []
+    sentences: list[str] = []  # each sentence's Han text, joined once more for the whole text's
     sentence: list[str] = []
     start = 0
     for k, run in enumerate(runs):
         if isinstance(run, list):
             sentence.extend(seg.text for seg in run if seg.kind == "han")
         if k + 1 == len(runs) or (isinstance(run, Segment) and run.kind == "pause" and run.text in SENTENCE_ENDS):
-            flags.extend([is_written("".join(sentence))] * (k + 1 - start))
+            sentences.append("".join(sentence))
+            flags.extend([is_written(sentences[-1])] * (k + 1 - start))
             sentence, start = [], k + 1
-    if not all(flags) and is_written("".join(seg.text for run in runs if isinstance(run, list) for seg in run
-                                             if seg.kind == "han")):
+    if not all(flags) and is_written("".join(sentences)):
         return [True] * len(runs)
     return flags
 
@@ -247,9 +248,9 @@ class Frontend:
                 if len(word) == 1 and i not in rewritten else None
             source = "rime" if word in self._rime_words \
                 else "lexicon" if word in self._dictionary.layered_words else "ToJyutping"
-            said = rule.reading if rule is not None else reading  # what HKCanCor's rule or lexicon would say
+            # in written Chinese, what HKCanCor's rule or lexicon would say gives way to the literary reading
             if self._stated and written and (source == "lexicon" or rule is not None) and i not in rewritten and \
-                    (literary := literary_reading(ch, said)) and \
+                    (literary := literary_reading(ch, rule.reading if rule is not None else reading)) and \
                     (len(word) > 1 or self._plain.covering(text, i, alone.__getitem__) is None):  # 使用: its word
                 out.append((ch, literary.literary, "context", f"{ch} in a sentence of written Chinese → "
                             f"{literary.literary}, the literary reading, as ToJyutping gives it; {literary.spoken}, "
