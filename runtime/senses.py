@@ -502,16 +502,16 @@ NOT_ABOUT_BEFORE = "吓下過日身量一"  # 度吓, 度過, 度日, 度身: th
 TIMES_COUNTED = ("月", "鐘頭", "鐘", "禮拜", "星期", "小時", "字")
 
 
-def _about(text: str, i: int) -> bool:
-    """Whether ``text[i]``, a 度, closes a count (a numeral, then a measure word or unit: 四百蚊度; or 個 and a stretch
-    of time: 一個月度), "about"."""
+def _about(text: str, i: int) -> str | None:
+    """The count that ``text[i]``, a 度, closes, "about" (a numeral, then a measure word or unit: 百蚊 of 四百蚊度; or a
+    numeral, 個 and a stretch of time: 一個月度), or None."""
     if text[i] != ABOUT or _followed_by(text, i, NOT_ABOUT_BEFORE):
-        return False
+        return None
     if i >= 2 and text[i - 2] in NUMERALS and text[i - 1] in COUNTED:
-        return True
+        return text[i - 2:i]
     time = _word_before(text, i, TIMES_COUNTED)
-    return time is not None and text[i - len(time) - 1:i - len(time)] == "個" and \
-        text[i - len(time) - 2:i - len(time) - 1] in NUMERALS
+    start = i - len(time) - 2 if time else -1
+    return text[start:i] if start >= 0 and text[start] in NUMERALS and text[start + 1] == "個" else None
 
 
 # 重 before a weight (a number, then 磅, 斤, 公斤, 克 or 噸) is "to weigh", cung5 (個BB重八磅, 重三點八公斤,
@@ -789,8 +789,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _like_that(text, i, before_word):
         return LIKE_THAT_SAID, (f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" (好似…咁, 係咁), not "
                                 "\"so\", which needs a word after it")
-    if _about(text, i):
-        return ABOUT_SAID, f"{ch} after the count {text[i - 2:i]} → {ABOUT_SAID}, \"about\""
+    if count := _about(text, i):
+        return ABOUT_SAID, f"{ch} after the count {count} → {ABOUT_SAID}, \"about\""
     if _a_holiday(text, matches, i):
         return HOLIDAY_SAID, f"{ch} taken as time off (放{ch}, 請{ch}, 三日{ch}) → {HOLIDAY_SAID}, \"a holiday\""
     if _a_photo(text, matches, i):

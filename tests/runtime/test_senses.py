@@ -423,3 +423,10 @@ def test_zhong_before_a_number_is_to_weigh_only_before_a_unit_of_weight(frontend
     i = r.graphemes.index("重")
     weighs = after in ("磅", "公斤", "斤", "克") and not numerals.startswith("點") and not numerals.endswith("點")
     assert ('"to weigh"' in r.why[i]) == weighs, (text, r.why[i])
+
+
+@pytest.mark.parametrize("text, count", [("一個月度就番嚟", "一個月"), ("一個鐘頭度", "一個鐘頭"), ("四百蚊度", "百蚊")])
+def test_about_names_the_count_it_closes(frontend, text, count):
+    """--explain names the count before 度 "about": the numeral, 個 and the whole stretch of time (一個鐘頭)."""
+    r = frontend(text)
+    assert f"after the count {count} →" in r.why[r.graphemes.index("度")]
