@@ -425,7 +425,8 @@ def test_zhong_before_a_number_is_to_weigh_only_before_a_unit_of_weight(frontend
     assert ('"to weigh"' in r.why[i]) == weighs, (text, r.why[i])
 
 
-@pytest.mark.parametrize("text, count", [("一個月度就番嚟", "一個月"), ("一個鐘頭度", "一個鐘頭"), ("四百蚊度", "百蚊")])
+@pytest.mark.parametrize("text, count", [
+    ("一個月度就番嚟", "一個月"), ("一個鐘頭度", "一個鐘頭"), ("四百蚊度", "百蚊")])
 def test_about_names_the_count_it_closes(frontend, text, count):
     """--explain names the count before 度 "about": the numeral, 個 and the whole stretch of time (一個鐘頭)."""
     r = frontend(text)
