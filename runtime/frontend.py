@@ -13,7 +13,7 @@ from .lexicon import load_lexicon, load_stated_words
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
-from .register import SENTENCE_ENDS, is_written, literary_reading
+from .register import LITERARY, SENTENCE_ENDS, is_written, literary_reading
 from .senses import SHOP, SHOP_WRITTEN, SIT_SAID, ahead_of, sits, spells_second_syllable, stated_sense
 
 
@@ -129,7 +129,10 @@ def gather_han(segments: list[Segment]) -> list[Segment | list[Segment]]:
 
 def written_sentences(runs: list[Segment | list[Segment]]) -> list[bool]:
     """For each run, whether the sentence it stands in (up to a full stop, a question or an exclamation) reads as
-    written Chinese, or the whole text does (a report's short sentences: 近年來越來越多人使用。)."""
+    written Chinese, or the whole text does (a report's short sentences: 近年來越來越多人使用。). Only the
+    characters with a literary reading care, so a text without any of them is not looked at."""
+    if LITERARY.keys().isdisjoint("".join(seg.text for run in runs if isinstance(run, list) for seg in run)):
+        return [False] * len(runs)
     flags: list[bool] = []
     sentences: list[str] = []  # each sentence's Han text, joined once more for the whole text's
     sentence: list[str] = []

@@ -678,13 +678,14 @@ def _an_envoy(text: str, matches: list[Match], i: int) -> bool:
 # 布政使, 經略使, 市舶使, 副使), as ToJyutping's own 特使 and 密使 read it, where the lexicon reads 使 alone sai2,
 # HKCanCor's "to spend", "to use", and ToJyutping si2 (使用): 20 places of CTCPC and Common Voice, history written
 # in Cantonese. Not after the 公 of a grandfather or a husband (阿公, 老公使錢) or of 辦公, nor before 用 (使用).
+OFFICIAL = "使"
 OFFICE_TITLES = ("公", "節度", "按察", "布政", "經略", "市舶", "副", "敕", "觀察", "轉運", "招討")
 NOT_AN_OFFICE = ("老公", "阿公", "外公", "伯公", "叔公", "舅公", "太公", "家公", "辦公")
 
 
 def _an_official(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]``, a 使 read alone, closes an office's title (公使, 節度使, 副使)."""
-    return matches[i][2] == "使" and bool(_word_before(text, i, OFFICE_TITLES)) and \
+    return matches[i][2] == OFFICIAL and bool(_word_before(text, i, OFFICE_TITLES)) and \
         not _word_before(text, i, NOT_AN_OFFICE) and not _followed_by(text, i, "用")  # 公使用
 
 
