@@ -228,7 +228,9 @@ class ReadBefore:
 # 上 before a vehicle or the toilet is "to board", "to go up to", soeng5 (上飛機, 上機前, 上巴士, 上小巴, 上廁所), as
 # ToJyutping's own 上車, 上岸 and 上樓 and rime-cantonese's 上車, 上馬 and 上山 read it, where ToJyutping reads 上 alone
 # soeng6, "on", "previous"; HKCanCor reads its 上飛機 and 上機 soeng5 (5 of 5). Not before a 機 that starts another
-# word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機).
+# word (上機會, 上機場), nor after a place it is "on" (海上巴士, 陸上飛機). Before 唔 and a complement it is the verb
+# too (上唔到網, 上唔切巴士, 上唔上到去: 15 places of CTCPC and Common Voice, each "to go up"; HKCanCor holds none),
+# where a 上 that closes a word, "on", meets 唔 before a modal or a verb (實際上唔係, 世上唔會, 原則上唔寫).
 READ_BEFORE = {
     "呢": ReadBefore(tuple("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科些"), "ni1", "this",
                      "ToJyutping's 呢個 and 呢本", role="the measure word",
@@ -264,7 +266,8 @@ READ_BEFORE = {
                      not_after="生亡換用擊病業脹活字蓋效比利稅會率辨票置殺罪婚學席報載求爭數度存發",
                      role="the people it leads"),
     "上": ReadBefore(("飛機", "機", "巴士", "小巴", "的士", "地鐵", "火車", "電車", "輕鐵", "港鐵", "高鐵", "纜車",
-                      "渡輪", "郵輪", "船", "廁所"), "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
+                      "渡輪", "郵輪", "船", "廁所") + tuple("唔" + c for c in "到切上落去嚟倒番返"),
+                     "soeng5", "to board, to go up to", "ToJyutping's 上車 and 上樓",
                      not_after="海陸水天湖江河",  # 海上巴士, 陸上飛機: "on"
                      not_before=("機會", "機場", "機械", "機構", "機關", "機制", "機器", "機能", "機率", "機身")),
 }

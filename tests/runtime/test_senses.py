@@ -291,6 +291,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 上 before a vehicle or the toilet is "to board", "to go up to"; "on" after a place, "previous" elsewhere
     *[(text, "上", "soeng5", "to board, to go up to") for text in ("我哋三點鐘上機", "唔畀帶刀上飛機", "今朝我臨上小巴",
                                                                   "我去上廁所")],
+    # … and before 唔 and a complement (上唔到, 上唔切): the verb; "on" before a modal or a verb (實際上唔係)
+    *[(text, "上", "soeng5", "to board, to go up to") for text in ("咁高我上唔到去", "有時上唔到網", "上唔切巴士",
+                                                                  "呢座山咁斜上唔上到去")],
+    ("實際上唔係佢", "上", "soeng6", None), ("呢個世上唔會再有好人", "上", "soeng6", None),
     ("海上巴士", "上", "soeng6", None), ("爭取上機會", "上", "soeng6", None), ("上次", "上", "soeng6", None),
     # 女 after 個 with nothing nominal after it is "a daughter"; before a noun (女人, 女同事) "female"
     ("我個女住喺土瓜灣", "女", "neoi2", "a daughter"), ("佢個女好得意", "女", "neoi2", "a daughter"),
