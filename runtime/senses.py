@@ -479,6 +479,19 @@ def _a_while(text: str, i: int) -> bool:
     return (twice or doubled) and text[i - 1] not in "下吓" and not a_time_after
 
 
+# 哋 after an adjective said twice is "-ish", "somewhat", dei2 (乖乖哋, 驚驚哋唔夠, 慢慢哋行, 識識哋): HKCanCor
+# reads all 14 such places dei2 (its 肥肥哋, 凍凍哋, 怪怪地), and ToJyutping reads 哋 alone dei6, the plural of 我哋,
+# so that only a 哋 closing the utterance read dei2, by a context rule (37 places of CTCPC and Common Voice changed,
+# each "-ish"). Only 哋, which speech alone writes: the 地 that written Chinese puts after a doubled word (靜靜地離開,
+# 默默地) is left to ToJyutping. Not after a person said twice (人人哋).
+SOMEWHAT, SOMEWHAT_SAID = "哋", "dei2"
+
+
+def _somewhat(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a 哋 after a word said twice (乖乖哋), "-ish", not the plural of a person (我哋)."""
+    return text[i] == SOMEWHAT and i >= 2 and text[i - 2] == text[i - 1] and text[i - 1] not in PERSONS + "人他她"
+
+
 WALK, WALK_SAID = "行", "haang4"  # 行行下街, 行行吓: "walking along", where ToJyutping's word 行行 is hong4 hong4
 
 
@@ -782,6 +795,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if i > 0 and spells_second_syllable(text, i - 1):
         return SECOND_SAID, (f"{ch} after {text[i - 1]}, the numeral's second syllable written out → {SECOND_SAID}, "
                              "not the particle")
+    if _somewhat(text, i):
+        return SOMEWHAT_SAID, f"{ch} after {text[i - 2:i]}, a word said twice → {SOMEWHAT_SAID}, \"-ish\" (not plural)"
     if _walking(text, i):
         return WALK_SAID, f"{ch} doubled before 下 (行行下街) → {WALK_SAID}, \"to walk\""
     if _a_while(text, i):

@@ -296,6 +296,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                                   "呢座山咁斜上唔上到去")],
     ("實際上唔係佢", "上", "soeng6", None), ("呢個世上唔會再有好人", "上", "soeng6", None),
     ("海上巴士", "上", "soeng6", None), ("爭取上機會", "上", "soeng6", None), ("上次", "上", "soeng6", None),
+    # 哋 after a word said twice is "-ish"; after a person, the plural; 地 after a doubled word is written Chinese's
+    *[(text, "哋", "dei2", "-ish") for text in ("乖乖哋坐好", "五百蚊都驚驚哋唔夠", "可以靜靜哋諗嘢",
+                                               "佢都戇戇哋嘅")],
+    ("我哋去", "哋", "dei6", None), ("佢佢哋", "哋", "dei6", None), ("默默地耕耘", "地", "dei6", None),
     # 女 after 個 with nothing nominal after it is "a daughter"; before a noun (女人, 女同事) "female"
     ("我個女住喺土瓜灣", "女", "neoi2", "a daughter"), ("佢個女好得意", "女", "neoi2", "a daughter"),
     ("佢係你個女", "女", "neoi2", "a daughter"), ("我有兩個女", "女", "neoi2", "a daughter"),
