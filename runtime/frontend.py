@@ -14,7 +14,7 @@ from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
 from .register import LITERARY, SENTENCE_ENDS, is_written, literary_reading
-from .senses import SHOP, SHOP_WRITTEN, SIT_SAID, ahead_of, sits, spells_second_syllable, stated_sense
+from .senses import SHOP, SHOP_WRITTEN, SIT_SAID, a_fraction, ahead_of, sits, spells_second_syllable, stated_sense
 
 
 def _warn(message: str, *args: object) -> None:
@@ -227,7 +227,7 @@ class Frontend:
                     out.append((ch, reading, "ToJyutping", f"ToJyutping character, said in {len(syllables)} "
                                 "syllables"))
                 continue
-            if self._stated and i not in rewritten and \
+            if self._stated and (i not in rewritten or a_fraction(text, matches, i)) and \
                     (sense := stated_sense(text, matches, i, after_word, before_word, ahead, opens)):
                 out.append((ch, sense[0], "context", sense[1]))
                 continue

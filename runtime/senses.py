@@ -783,12 +783,32 @@ def sits(text: str, i: int) -> bool:
     return text[i] == SIT and not _followed_by(text, i, SEAT_BEFORE)
 
 
+# 分 between a numeral and 之 before another is a fraction's "part", fan6 (三分之一, 四分之三, 十分之一, 萬分之一), as
+# ToJyutping's own 百分之 and 千分之 read it, where it reads 分 alone, and in 十分 and 萬分 ("very"), fan1: 17 places of
+# CTCPC and Common Voice, and every fraction the number rules write (½ → 二分之一, 評分4/5 → 五分之四). Not where
+# no number follows 之 (十分之好, 一分之差), nor where the word after it only opens with a numeral (十分之一般, "very
+# ordinary"), nor where the dictionary reads it so already (百分之).
+FRACTION, FRACTION_SAID = "分", "fan6"
+OPEN_WITH_A_NUMERAL = ("一般", "一樣", "一致", "一流", "一貫", "一定", "一向", "一齊", "一直", "一啲", "一早", "一味")
+
+
+def a_fraction(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]`` is the 分 of a fraction (三分之一) that the dictionary reads otherwise: a numeral before
+    it and a number after its 之; the frontend asks this where a number rule wrote the fraction too."""
+    if text[i] != FRACTION or matches[i][1] == FRACTION_SAID or not 0 < i < len(text) - 2:
+        return False
+    return text[i - 1] in NUMERALS and text[i + 1] == "之" and text[i + 2] in NUMERALS and \
+        not text.startswith(OPEN_WITH_A_NUMERAL, i + 2)
+
+
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
                  ahead: str = "", opens: frozenset[int] = frozenset()) -> tuple[str, str] | None:
     """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:
     the run follows an English word; ``before_word``: Latin letters follow it; ``ahead``: the next runs' Han text;
     ``opens``: the places that open a phrase (``Frontend.explain_han`` says which)."""
     ch = matches[i][0]
+    if a_fraction(text, matches, i):
+        return FRACTION_SAID, f"{ch} between {text[i - 1]} and 之 → {FRACTION_SAID}, \"a part\", as in 百分之"
     if i == 0 and after_word and _after_english_verb(text, before_word):
         said = AFTER_ENGLISH_VERB[ch]
         return said, f"{ch} right after an English word, a verb (check{ch}, google{ch}) → {said}, as after 睇 or 試"

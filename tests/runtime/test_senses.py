@@ -299,6 +299,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 哋 after a word said twice is "-ish"; after a person, the plural; 地 after a doubled word is written Chinese's
     *[(text, "哋", "dei2", "-ish") for text in ("乖乖哋坐好", "五百蚊都驚驚哋唔夠", "可以靜靜哋諗嘢",
                                                "佢都戇戇哋嘅")],
+    # 分 between a numeral and 之 before a number is a fraction's part; "very" in 十分之 before anything else
+    *[(text, "分", "fan6", "a part") for text in ("三分之一嘅人", "降到原來嘅十分之一", "百萬分之一嘅機會",
+                                                "四又三分之二")],
+    *[(text, "分", "fan1", None) for text in ("十分之好", "佢十分之一般", "一分之差輸咗", "三分鐘", "萬分感激")],
     ("我哋去", "哋", "dei6", None), ("佢佢哋", "哋", "dei6", None), ("默默地耕耘", "地", "dei6", None),
     # 女 after 個 with nothing nominal after it is "a daughter"; before a noun (女人, 女同事) "female"
     ("我個女住喺土瓜灣", "女", "neoi2", "a daughter"), ("佢個女好得意", "女", "neoi2", "a daughter"),
@@ -388,6 +392,14 @@ def test_a_sense_the_words_around_a_character_give_it(frontend, text, char, read
     assert (r.sources[i] == "context" and f'"{sense}"' in r.why[i]) == (sense is not None)
 
 
+@pytest.mark.parametrize("text", ["½杯", "1/2杯水", "評分4/5", "加3/4杯"])
+def test_a_fraction_the_number_rules_write_says_its_part_fan6(frontend, text):
+    """The number rules write n/m as 二分之一; its 分 is a fraction's part, fan6, as in 百分之, not 十分 "very"."""
+    r = frontend(text)
+    i = max(k for k, g in enumerate(r.graphemes) if g == "分")
+    assert r.graphemes[i + 1] == "之" and r.jyutping[i] == "fan6", list(zip(r.graphemes, r.jyutping))
+
+
 @pytest.mark.parametrize("text, jyutping", [
     ("佢今年卅呀七歲", ["keoi5", "gam1", "nin2", "saa1", "aa6", "cat1", "seoi3"]),
     ("八百卅呀蚊", ["baat3", "baak3", "saa1", "aa6", "man1"]),
@@ -403,7 +415,7 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
                *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八",
-               *"佢人哋咁錢做率團隊效見到甘眼極噶廈佐治系陽岩石", "，", "。", " ", "iPhone", "check"]
+               *"佢人哋咁錢做率團隊效見到甘眼極噶廈佐治系陽岩石", *"分之乖般", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
