@@ -15,7 +15,7 @@ from cantoedge.runtime.frontend import Frontend
 from cantoedge.runtime.jyutping import JyutpingError, parse_jyutping
 from cantoedge.runtime.lexicon import parse_lexicon
 from cantoedge.runtime.plain_words import PlainWords
-from cantoedge.runtime.senses import SIT
+from cantoedge.runtime.senses import SAID_ALONE
 
 from .hkcancor import HKUtterance
 from .plain_words import holding, plain_words, rime_words
@@ -229,7 +229,7 @@ def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[C
     plain = plain_words(base_dictionary().layered(entries), base_dictionary(), own)
     rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([]),
                                                 plain_words=PlainWords(plain)))
-    return entries, rules, holding(plain, {r.char for r in rules} | own | {SIT})
+    return entries, rules, holding(plain, {r.char for r in rules} | own | SAID_ALONE.keys())
 
 
 def built_frontends(train: Sequence[HKUtterance]) -> dict[str, Frontend]:

@@ -14,7 +14,7 @@ from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
 from .register import LITERARY, SENTENCE_ENDS, is_written, literary_reading
-from .senses import SHOP, SHOP_WRITTEN, SIT_SAID, a_fraction, ahead_of, sits, spells_second_syllable, stated_sense
+from .senses import SHOP, SHOP_WRITTEN, a_fraction, ahead_of, said_alone, spells_second_syllable, stated_sense
 
 
 def _warn(message: str, *args: object) -> None:
@@ -181,10 +181,10 @@ class Frontend:
     def rule_places(self, text: str) -> list[bool]:
         """For each character of a Han run, whether a context rule may re-read it: the dictionary reads it alone,
         no plain word (天下) holds it, and it is no 下 closing a written 在…下 clause nor one after 情況 or 環境, nor a
-        重 after 好 or 咁 ("heavy"), nor a 核 in 核心 or 審核, nor a 坐 "to sit" (stated: co5).
+        重 after 好 or 咁 ("heavy"), nor a 核 in 核心 or 審核, nor a 坐 "to sit" (stated: co5) or a 焫 "to scald".
         The rules are learnt on these places and applied on them only."""
         alone = _read_alone(self._dictionary.matches(text))
-        return [alone[i] and not stated_place(text, i) and not (self._stated and sits(text, i)) and
+        return [alone[i] and not stated_place(text, i) and not (self._stated and said_alone(text, i)) and
                 self._plain.covering(text, i, alone.__getitem__) is None for i in range(len(text))]
 
     def words(self, text: str) -> list[str]:
@@ -236,13 +236,13 @@ class Frontend:
                 out.append((ch, said, "ToJyutping", f"ToJyutping character: {sense}, where neither the lexicon's "
                             f"{ch} alone nor a context rule applies"))
                 continue
-            if self._stated and len(word) == 1 and i not in rewritten and sits(text, i):
+            if self._stated and len(word) == 1 and i not in rewritten and (spoken := said_alone(text, i)):
                 plain = self._plain.covering(text, i, alone.__getitem__)
-                out.append((ch, SIT_SAID, "context", f"{ch} read alone → {SIT_SAID}, \"to sit, to ride\", as "
-                            f"rime-cantonese reads it; ToJyutping's {reading} is the literary reading of 坐落, 靜坐")
-                           if plain is None else
+                out.append((ch, spoken.reading, "context", f"{ch} read alone → {spoken.reading}, \"{spoken.sense}\", "
+                            f"as rime-cantonese reads it; ToJyutping's {reading} is the literary reading of "
+                            f"{spoken.literary}") if plain is None else
                            (ch, reading, "ToJyutping", f"ToJyutping character, inside the plain word {plain[0]} "
-                            f"(rime-cantonese), where {ch} alone → {SIT_SAID} does not apply"))
+                            f"(rime-cantonese), where {ch} alone → {spoken.reading} does not apply"))
                 continue
             # a context rule is learnt where the dictionary reads its character alone, and applies there only: inside
             # a longer word the word's reading stands (重新 cung4, 會計 wui6, 機會 wui6 were read zung6, wui5, wui5 by

@@ -769,18 +769,35 @@ def _a_shop(text: str, matches: list[Match], i: int) -> bool:
         (_followed_by(text, i, SHOP_BEFORE) or i > 0 and text[i - 1] in SHOP_AFTER)
 
 
+@dataclass(frozen=True)
+class SaidAlone:
+    """A character read alone in its spoken sense, as rime-cantonese reads it alone and ToJyutping's own words do,
+    where ToJyutping reads it alone in a literary sense that its words (plain words) keep."""
+    reading: str
+    sense: str
+    literary: str  # words that keep ToJyutping's reading, for --explain
+    not_before: str = ""  # characters after it that give it its other sense
+
+
 # 坐 read alone is "to sit", "to ride", co5 (坐巴士, 坐咗喺度, 冇位坐, 坐唔落), as rime-cantonese reads it alone and as
 # ToJyutping's own words read it (坐低, 坐車, 坐監, 坐飛機), where ToJyutping reads 坐 alone zo6, the literary reading
 # that words such as 坐落, 坐享其成 and 靜坐 keep (plain words: the frontend leaves them be). HKCanCor reads 坐 co5 in
 # 35 of the 39 places of its training split where it stands alone; the other four are 坐標 and 坐位 (座 written 坐,
 # "a seat"), which keep zo6, as 坐北朝南 ("facing south") does.
+# 焫 read alone is "to scald", "to burn", naat3 (滾水焫親, 好焫, 焫傷隻手, 焫咗佢: "shot him"), as rime-cantonese
+# reads it alone and in each of its words (焫親, 焫雞, 熱焫焫) and ToJyutping in its own (焫手, 焫雞), where ToJyutping
+# reads it alone jyut3, a reading no Cantonese word of either keeps: 26 places of CTCPC and Common Voice, each naat3;
+# HKCanCor holds none.
 SIT, SIT_SAID = "坐", "co5"
-SEAT_BEFORE = "標位北"
+SAID_ALONE = {SIT: SaidAlone(SIT_SAID, "to sit, to ride", "坐落, 靜坐", not_before="標位北"),
+              "焫": SaidAlone("naat3", "to scald, to burn", "no word of rime-cantonese's or its own")}
 
 
-def sits(text: str, i: int) -> bool:
-    """Whether ``text[i]`` is a 坐 "to sit" or "to ride", not the 座 "a seat" of 坐標 or 坐位, nor 坐北 "facing"."""
-    return text[i] == SIT and not _followed_by(text, i, SEAT_BEFORE)
+def said_alone(text: str, i: int) -> SaidAlone | None:
+    """The spoken sense of ``text[i]`` read alone (坐 "to sit", not the 座 "a seat" of 坐標 or 坐位, nor 坐北
+    "facing"; 焫 "to scald"), or None."""
+    stated = SAID_ALONE.get(text[i])
+    return None if stated is None or _followed_by(text, i, stated.not_before) else stated
 
 
 # 分 between a numeral and 之 before another is a fraction's "part", fan6 (三分之一, 四分之三, 十分之一, 萬分之一), as

@@ -96,6 +96,13 @@ def test_zuo_alone_is_to_sit(frontend, text, reading):
         assert "inside the plain word 坐落" in frontend(text).why[text.index("坐")]
 
 
+@pytest.mark.parametrize("text", ["佢隻手畀滾水焫親", "啲湯好焫", "我俾煙頭焫傷隻手", "焫咗佢", "焫雞"])
+def test_naat_alone_is_to_scald(frontend, text):
+    """焫 read alone is "to scald", naat3, as rime-cantonese and ToJyutping's own words (焫雞) read it, where
+    ToJyutping reads it alone jyut3, which none of their Cantonese words keep."""
+    assert_reads(frontend, text, "焫", "naat3", "naat3", "to scald, to burn", plain="焫雞")
+
+
 @pytest.mark.parametrize("text, reading", [
     ("佢每朝都喺公園練功", "ziu1"), ("佢成朝坐咗喺度", "ziu1"), ("嗰朝落大雨", "ziu1"), ("琴朝", "ziu1"),
     ("巴士由朝到晚都滿座", "ziu1"), ("今朝好凍", "ziu1"), ("清朝末年", "ciu4"), ("每朝代都有", "ciu4"),
@@ -415,7 +422,7 @@ def test_a_numeral_with_its_second_syllable_written_out_says_it_once(frontend, t
 # start and end, a sense's character next to another's, 既 with a 又 runs later).
 SENSE_CHARS = [*"下吓為間量覺咁哂既度假着著呢相友瞓放請七杯蚊衫褲又選一十冇死爬成晚身變上機海個女人近啲最處之理會唔",
                *"鋪商租咗零千果如陣", *"卅卌呀", *"影重數咪使返磅斤公祈亂支節度回獲八",
-               *"佢人哋咁錢做率團隊效見到甘眼極噶廈佐治系陽岩石", *"分之乖般", "，", "。", " ", "iPhone", "check"]
+               *"佢人哋咁錢做率團隊效見到甘眼極噶廈佐治系陽岩石", *"分之乖般焫親雞", "，", "。", " ", "iPhone", "check"]
 SENSE_TEXT = st.lists(st.sampled_from(SENSE_CHARS), min_size=1, max_size=20).map("".join)
 
 
