@@ -113,6 +113,10 @@ READ_AFTER = {
     "面": ReadAfter("畫", "as in ToJyutping's 畫面", "min2", "a scene", "對前積臨向貌目具試談世"),  # 計畫面對
     "頂": ReadAfter("山", "as in ToJyutping's 山頂", "deng2", "the top"),
     "友": ReadAfter("條班", "a measure word", "jau2", "a guy"),
+    # 女 after 條 is "a girl", "a girlfriend", neoi2 (條女好正, 我條女話, 溝條女), as rime-cantonese reads its 條女
+    # and the 個女 "a daughter" below, where ToJyutping reads 女 alone neoi5, "female": 125 places of CTCPC and Common
+    # Voice, each "a girl" (HKCanCor holds none). Not before what 女 begins there (女人, 女性, 女士, 女子).
+    "女": ReadAfter("條", "a measure word", "neoi2", "a girl", "人性士子"),
     # 咪 after 支, the measure word, is "a microphone", mai1 (拎開啲支咪, 畀支咪你, 差支咪), as ToJyutping's own 開咪
     # and 咪高峰 and HKCanCor (差支咪) read it, where the lexicon reads 咪 alone mai6, HKCanCor's "then", "isn't it".
     "咪": ReadAfter("支", "the measure word 支", "mai1", "a microphone"),

@@ -312,6 +312,8 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     *[(text, "分", "fan1", None) for text in ("十分之好", "佢十分之一般", "一分之差輸咗", "三分鐘", "萬分感激")],
     ("我哋去", "哋", "dei6", None), ("佢佢哋", "哋", "dei6", None), ("默默地耕耘", "地", "dei6", None),
     # 女 after 個 with nothing nominal after it is "a daughter"; before a noun (女人, 女同事) "female"
+    ("呢條女好好波", "女", "neoi2", "a girl"), ("我條女話我攪大咗", "女", "neoi2", "a girl"),
+    ("今日我見到條女", "女", "neoi2", "a girl"), ("佢係一個女人", "女", "neoi5", None),
     ("我個女住喺土瓜灣", "女", "neoi2", "a daughter"), ("佢個女好得意", "女", "neoi2", "a daughter"),
     ("佢係你個女", "女", "neoi2", "a daughter"), ("我有兩個女", "女", "neoi2", "a daughter"),
     ("嗰個女同事呢", "女", "neoi5", None), ("三個女人一個墟", "女", "neoi5", None), ("一個女性", "女", "neoi5", None),
