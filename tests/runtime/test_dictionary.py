@@ -139,7 +139,7 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("本港銀行", "bun2 gong2 ngan4 hong4"), ("唔睇中央電視台", "m4 tai2 zung1 joeng1 din6 si6 toi4"),
     ("遲早變成世界敵人", "ci4 zou2 bin3 sing4 sai3 gaai3 dik6 jan4"),
     ("一係陣間開會", "jat1 hai6 zan6 gaan1 hoi1 wui2"),
-    ("好冧呢條女", "hou2 lam1 ni1 tiu4 neoi5"), ("私人物品", "si1 jan4 mat6 ban2"),
+    ("好冧呢條女", "hou2 lam1 ni1 tiu4 neoi2"), ("私人物品", "si1 jan4 mat6 ban2"),
     ("前唔俾佢飲奶奶", "cin4 m4 bei2 keoi5 jam2 naai5 naai5"),
     ("唔好乜都枳入行李袋", "m4 hou2 mat1 dou1 zi2 jap6 hang4 lei5 doi2"),
     ("呢個人好口密", "ni1 go3 jan4 hou2 hau2 mat6"),
