@@ -45,6 +45,7 @@ SHOP_WORDS = {"鋪頭", "鋪位", "鋪面", "當鋪"}  # ToJyutping and rime wri
     ("由政府改建舊當鋪", "當鋪", ["dong3", "pou2"]),
     ("佢一見到生暴人就思思縮縮", "生暴人", ["saang1", "bou2", "jan4"]),  # 暴 bou6 alone: "violent"
     ("慢慢食因住鯁親", "因住鯁親", ["jan1", "zyu6", "kang2", "can1"]),  # 鯁 gang2 alone: 骨鯁, "a fishbone"
+    ("我功課冚巴唥做完晒", "冚巴唥", ["ham6", "baa6", "laang6"]),  # 冚 kam2 alone: "to cover"
 ])
 def test_the_frontend_reads_a_stated_word_as_stated_and_says_so(text, word, reading):
     r = Frontend()(text)
