@@ -44,8 +44,9 @@ KEPT_TOGETHER = frozenset({
 # and Common Voice; 2026-12-07); not after 去, 要, 想 or 行, which 上會 the verb follows (去車行上會).
 # Words of ToJyutping's the frontend never matches, where its reading is wrong in every place text writes them:
 # 開邊 (hoi1 bin6) is the aspect 開 and 邊 "which" in all 11 places of CTCPC and Common Voice (你去開邊度食晏, 你睇開
-# 邊份報紙, 住開邊個市: bin1). And 口密 (hau4 mat6), in all 6 places 口 hau2 (人口密度, 好口密, "tight-lipped").
-SKIPPED_WORDS = frozenset({"開邊", "口密"})
+# 邊份報紙, 住開邊個市: bin1). And 口密 (hau4 mat6), in all 6 places 口 hau2 (人口密度, 好口密, "tight-lipped"). And
+# 會試 (wui6 si5, the imperial examination), in all 8 places the modal and "to try" (我會試吓, 都會試過: wui5 si3).
+SKIPPED_WORDS = frozenset({"開邊", "口密", "會試"})
 # Words inside which no other word may start. ToJyutping lists only words whose reading differs from their
 # characters', so it has no 可以, 今晚 or 政治, and greedy matching lets a word of its start at their second
 # character: its 以為 ("to think, wrongly") took 可以為你 (為 "for", wai6), 晚會 ("a gala", wui2) 我今晚會去, 治家
