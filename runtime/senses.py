@@ -496,6 +496,17 @@ def _somewhat(text: str, i: int) -> bool:
     return text[i] == SOMEWHAT and i >= 2 and text[i - 2] == text[i - 1] and text[i - 1] not in PERSONS + "人他她"
 
 
+# 中 in 唔中 after 耐 ("now and then": 耐唔中去醫院) or before 用 ("useless": 好唔中用) is zung1, where ToJyutping's
+# 唔中 ("misses", m4 zung3: 買唔中, 估唔中) takes it: 14 places of CTCPC and Common Voice (HKCanCor holds none).
+MIDDLE, MIDDLE_SAID = "中", "zung1"
+
+
+def _now_and_then(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is the 中 of 耐唔中 or 唔中用, zung1, not the 中 "to hit" of ToJyutping's 唔中."""
+    return text[i] == MIDDLE and _preceded_by(text, i, "唔") and \
+        (text[i - 2:i - 1] == "耐" or _followed_by(text, i, "用"))
+
+
 WALK, WALK_SAID = "行", "haang4"  # 行行下街, 行行吓: "walking along", where ToJyutping's word 行行 is hong4 hong4
 
 
@@ -836,6 +847,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if i > 0 and spells_second_syllable(text, i - 1):
         return SECOND_SAID, (f"{ch} after {text[i - 1]}, the numeral's second syllable written out → {SECOND_SAID}, "
                              "not the particle")
+    if _now_and_then(text, i):
+        return MIDDLE_SAID, f"{ch} in 耐唔中 or 唔中用 → {MIDDLE_SAID}, \"now and then\", \"useless\" (not \"to hit\")"
     if _somewhat(text, i):
         return SOMEWHAT_SAID, f"{ch} after {text[i - 2:i]}, a word said twice → {SOMEWHAT_SAID}, \"-ish\" (not plural)"
     if _walking(text, i):

@@ -303,6 +303,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                                   "呢座山咁斜上唔上到去")],
     ("實際上唔係佢", "上", "soeng6", None), ("呢個世上唔會再有好人", "上", "soeng6", None),
     ("海上巴士", "上", "soeng6", None), ("爭取上機會", "上", "soeng6", None), ("上次", "上", "soeng6", None),
+    # 中 in 耐唔中 ("now and then") and 唔中用 ("useless") is zung1; ToJyutping's 唔中 ("misses") elsewhere
+    ("我耐唔中都會飲吓酒", "中", "zung1", "now and then"), ("呢個人好唔中用", "中", "zung1", "now and then"),
+    ("佢次次都買唔中", "中", "zung3", None),
     # 哋 after a word said twice is "-ish"; after a person, the plural; 地 after a doubled word is written Chinese's
     *[(text, "哋", "dei2", "-ish") for text in ("乖乖哋坐好", "五百蚊都驚驚哋唔夠", "可以靜靜哋諗嘢",
                                                "佢都戇戇哋嘅")],
