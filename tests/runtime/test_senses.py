@@ -208,12 +208,16 @@ def test_ni_before_a_measure_word_is_this(frontend, text, reading):
     ("呢鑊真係好甘", "ni1"), ("呢就係我哋嘅答案", "ni1"), ("算數，呢鑊我骾咗佢", "ni1"),  # after a pause too
     ("佢踩咗界 呢球界外球", "ni1"),
     # the particle: after what it marks, after Latin letters, after a silent quote mark; alone: "here you are"
-    ("我呢兩日好忙", "ne1"), ("第二part呢就係第二日", "ne1"), ("同佢Hi呢佢又冇反應", "ne1"),
+    ("第二part呢就係第二日", "ne1"), ("同佢Hi呢佢又冇反應", "ne1"),
     ("《字頭八九十》呢就最後一集", "ne1"), ("呢，俾你", "ne1"), ("呢", "ne1"), ("你呢？", "ne1"),
     ("呢度好靚", "nei1"), ("呢個係我嘅", "ni1"),  # ToJyutping's own words stand
     # after a preposition that needs its object; not after a word ending in one's character
     ("喺呢一刻我哋", "ni1"), ("我想將呢兩間房打通", "ni1"), ("我哋對呢一單案件", "ni1"), ("從呢幾個行星", "ni1"),
-    ("噉由於呢我哋今日", "ne1"), ("玩音響呢就追求", "ne1"), ("唔爭在呢十蚊八蚊啦", "ne1"), ("佢喺呢", "ne1"),
+    ("噉由於呢我哋今日", "ne1"), ("玩音響呢就追求", "ne1"), ("佢喺呢", "ne1"),
+    # right before a count, wherever it stands; not before an adverb 一 begins, a doubled measure word or a time
+    ("我呢兩日好忙", "ni1"), ("佢哋都具備呢四種原因", "ni1"), ("你比較下呢兩部相機", "ni1"),
+    ("唔爭在呢十蚊八蚊啦", "ni1"), ("佢製作呢一定冇人哋咁好", "ne1"), ("講嘢呢一嚿嚿", "ne1"), ("溫到呢五點幾", "ne1"),
+    ("佢話我訂今日呢六號", "ne1"),
 ])
 def test_ni_opening_a_phrase_or_after_a_preposition_is_this(frontend, text, reading):
     """The particle 呢 follows what it marks, so a 呢 that opens a phrase with more of it after is "this" (呢幾日,
