@@ -239,8 +239,8 @@ class Frontend:
             if self._stated and len(word) == 1 and i not in rewritten and (spoken := said_alone(text, i)):
                 plain = self._plain.covering(text, i, alone.__getitem__)
                 out.append((ch, spoken.reading, "context", f"{ch} read alone → {spoken.reading}, \"{spoken.sense}\", "
-                            f"as rime-cantonese reads it; ToJyutping's {reading} is the literary reading of "
-                            f"{spoken.literary}") if plain is None else
+                            f"as rime-cantonese reads it; ToJyutping's {reading} is the literary reading "
+                            f"({spoken.literary})") if plain is None else
                            (ch, reading, "ToJyutping", f"ToJyutping character, inside the plain word {plain[0]} "
                             f"(rime-cantonese), where {ch} alone → {spoken.reading} does not apply"))
                 continue

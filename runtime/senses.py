@@ -320,7 +320,7 @@ def _stands_for_this(text: str, matches: list[Match], i: int, opens: frozenset[i
 # 好肉緊) is "this" wherever it stands: the particle follows what it marks and is not said straight before a count in
 # written text. Not before an adverb that 一 begins (呢一定, 呢一早, 呢一齊), a measure word said twice (呢一嚿嚿, "in
 # lumps"), nor a time of day or a date (溫到呢五點幾, 今日呢六號), where HKCanCor's speakers say the particle as they
-# pause (its 10 places of 呢 before a numeral are all such). 238 places of CTCPC and Common Voice, all but one or two
+# pause (its 10 places of 呢 before a numeral are all such). 237 places of CTCPC and Common Voice, all but one or two
 # "this" (`有得去CU呢八下`, `我哋呀定咗嘅呢一個呀時間`, disfluent, could be either).
 COUNT_MEASURES = frozenset("個種條隻件位本張幅套款類樣部間代刻期屆任次年日晚朝餐份首封頁篇段句組批班架輛棵枝支"
                            "粒杯碗碟樽包盒對雙把層座棟戶家所區國世輪場集章節課項宗單轉匹季科些陣排下招步筆趟蚊元毫")
@@ -816,7 +816,7 @@ class SaidAlone:
     where ToJyutping reads it alone in a literary sense that its words (plain words) keep."""
     reading: str
     sense: str
-    literary: str  # words that keep ToJyutping's reading, for --explain
+    literary: str  # where ToJyutping's reading stays, for --explain
     not_before: str = ""  # characters after it that give it its other sense
 
 
@@ -830,8 +830,8 @@ class SaidAlone:
 # reads it alone jyut3, a reading no Cantonese word of either keeps: 26 places of CTCPC and Common Voice, each naat3;
 # HKCanCor holds none.
 SIT, SIT_SAID = "坐", "co5"
-SAID_ALONE = {SIT: SaidAlone(SIT_SAID, "to sit, to ride", "坐落, 靜坐", not_before="標位北"),
-              "焫": SaidAlone("naat3", "to scald, to burn", "no word of rime-cantonese's or its own")}
+SAID_ALONE = {SIT: SaidAlone(SIT_SAID, "to sit, to ride", "坐落 and 靜坐 keep it", not_before="標位北"),
+              "焫": SaidAlone("naat3", "to scald, to burn", "no Cantonese word keeps it")}
 
 
 def said_alone(text: str, i: int) -> SaidAlone | None:
@@ -842,7 +842,7 @@ def said_alone(text: str, i: int) -> SaidAlone | None:
 
 
 # 分 between a numeral and 之 before another is a fraction's "part", fan6 (三分之一, 四分之三, 十分之一, 萬分之一), as
-# ToJyutping's own 百分之 and 千分之 read it, where it reads 分 alone, and in 十分 and 萬分 ("very"), fan1: 17 places of
+# ToJyutping's own 百分之 and 千分之 read it, where it reads 分 alone, and in 十分 and 萬分 ("very"), fan1: 20 places of
 # CTCPC and Common Voice, and every fraction the number rules write (½ → 二分之一, 評分4/5 → 五分之四). Not where
 # no number follows 之 (十分之好, 一分之差), nor where the word after it only opens with a numeral (十分之一般, "very
 # ordinary"), nor where the dictionary reads it so already (百分之).
