@@ -600,6 +600,22 @@ DONT, DONT_SAID, DONT_AFTER = "咪", "mai5", ("千祈", "最好", "至好")
 MISCHIEF, PERSON_BEFORE = "亂扮理惹嘈咁", "你佢哋"  # not 我: 我咪執包袱囉 is "then I"
 
 
+# ... and 咪 after a person that 噉, 咁 or 就 opens (噉你咪自己扣, 噉我咪話, 咁你咪出去囉, 噉我哋咪推粵囉) is "then",
+# mai6, as the lexicon reads it alone, even inside rime-cantonese's 咪話 and 咪自 ("don't say", mai5), plain words
+# that kept the lexicon out: HKCanCor reads all 17 such places mai6, and so read all 28 of CTCPC and Common Voice.
+THEN_SAID, THEN_OPENERS = "mai6", "噉咁就"
+
+
+def _then(text: str, i: int) -> str | None:
+    """The words before ``text[i]``, a 咪 after a person that 噉, 咁 or 就 opens (噉你咪), or None."""
+    if text[i] != DONT:
+        return None
+    person = i - 1 - (text[i - 1:i] == "哋")
+    if person < 1 or text[person] not in PERSONS or text[person - 1] not in THEN_OPENERS:
+        return None
+    return text[person - 1:i]
+
+
 def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str | None:
     """Where ``matches[i]``, a 咪 read alone, is "don't" ("after 千祈", "before 亂, a command"), or None: after 千祈
     or 最好, or opening a phrase or after a person before a verb of mischief or 咁 (咪亂咁講, 你咪扮嘢)."""
@@ -928,6 +944,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return CAUSE_SAID, f"{ch} before {text[i + 1]}, whom it makes do something → {CAUSE_SAID}, \"to cause\""
     if _over_the_years(text, matches, i):
         return OVER_SAID, f"{ch} after {text[i - 2:i]}, a count of years → {OVER_SAID}, \"over the years\""
+    if after := _then(text, i):
+        return THEN_SAID, f"{ch} after {after} → {THEN_SAID}, \"then\" (not \"don't\")"
     if where := _dont(text, matches, i, opens):
         return DONT_SAID, f"{ch} {where} → {DONT_SAID}, \"don't\""
     if _counts_things(text, matches, i, opens):

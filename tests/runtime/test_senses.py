@@ -310,6 +310,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 中 in 耐唔中 ("now and then") and 唔中用 ("useless") is zung1; ToJyutping's 唔中 ("misses") elsewhere
     ("我耐唔中都會飲吓酒", "中", "zung1", "now and then"), ("呢個人好唔中用", "中", "zung1", "now and then"),
     ("佢次次都買唔中", "中", "zung3", None),
+    # 咪 after a person that 噉, 咁 or 就 opens is "then", even inside rime's 咪話 ("don't say")
+    ("噉我咪話", "咪", "mai6", "then"), ("噉你咪自己扣", "咪", "mai6", "then"),
+    ("咁你哋咪出去囉", "咪", "mai6", "then"), ("你咪亂咁講", "咪", "mai5", None),
     # 哋 after a word said twice is "-ish"; after a person, the plural; 地 after a doubled word is written Chinese's
     *[(text, "哋", "dei2", "-ish") for text in ("乖乖哋坐好", "五百蚊都驚驚哋唔夠", "可以靜靜哋諗嘢",
                                                "佢都戇戇哋嘅")],
