@@ -552,6 +552,7 @@ NUMERALS = frozenset(NUMERAL_READINGS) | frozenset("百千萬億半廿卅幾")  
 ABOUT, ABOUT_SAID = "度", "dou2"
 COUNTED = frozenset("蚊文元張杯歲日鐘月間號個斤𨂾步點人次本條粒架部層樽罐碗份件對套頁餐晚天週周秒呎尺吋米里磅克")
 NOT_ABOUT_BEFORE = "吓下過日身量一"  # 度吓, 度過, 度日, 度身: the verb "to measure", "to spend"
+HOW_MANY, ASKED_AMOUNTS = "幾多", "百千萬錢度"  # 幾多歲度, 幾多百度, 幾多錢度, 幾多度度 (HKCanCor's four: dou2)
 
 
 # And after a stretch of time counted with 個 (一個月度, 兩個月度, 一個鐘頭度, 三個禮拜度): 4 places of CTCPC and
@@ -566,6 +567,8 @@ def _about(text: str, i: int) -> str | None:
         return None
     if i >= 2 and text[i - 2] in NUMERALS and text[i - 1] in COUNTED:
         return text[i - 2:i]
+    if text.endswith(HOW_MANY, 0, i - 1) and (text[i - 1] in COUNTED or text[i - 1] in ASKED_AMOUNTS):
+        return text[i - 3:i]  # 幾多歲度, 幾多錢度: "about how many"
     time = _word_before(text, i, TIMES_COUNTED)
     start = i - len(time) - 2 if time else -1
     return text[start:i] if start >= 0 and text[start] in NUMERALS and text[start + 1] == "個" else None

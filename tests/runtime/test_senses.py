@@ -465,7 +465,8 @@ def test_zhong_before_a_number_is_to_weigh_only_before_a_unit_of_weight(frontend
 
 
 @pytest.mark.parametrize("text, count", [
-    ("一個月度就番嚟", "一個月"), ("一個鐘頭度", "一個鐘頭"), ("四百蚊度", "百蚊")])
+    ("一個月度就番嚟", "一個月"), ("一個鐘頭度", "一個鐘頭"), ("四百蚊度", "百蚊"), ("佢幾多歲度啊", "幾多歲"),
+    ("買幾多錢度啊", "幾多錢")])
 def test_about_names_the_count_it_closes(frontend, text, count):
     """--explain names the count before 度 "about": the numeral, 個 and the whole stretch of time (一個鐘頭)."""
     r = frontend(text)
