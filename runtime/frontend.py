@@ -131,22 +131,21 @@ def written_sentences(runs: list[Segment | list[Segment]]) -> list[bool]:
     """For each run, whether the sentence it stands in (up to a full stop, a question or an exclamation) reads as
     written Chinese, or the whole text does (a report's short sentences: 近年來越來越多人使用。). Only the
     characters with a literary reading care, so a text without any of them is not looked at."""
-    if LITERARY.keys().isdisjoint("".join(seg.text for run in runs if isinstance(run, list) for seg in run)):
-        return [False] * len(runs)
-    flags: list[bool] = []
-    sentences: list[str] = []  # each sentence's Han text, joined once more for the whole text's
+    sentences: list[tuple[str, int]] = []  # each sentence's Han text and how many runs it spans
     sentence: list[str] = []
     start = 0
     for k, run in enumerate(runs):
         if isinstance(run, list):
             sentence.extend(seg.text for seg in run if seg.kind == "han")
         if k + 1 == len(runs) or (isinstance(run, Segment) and run.kind == "pause" and run.text in SENTENCE_ENDS):
-            sentences.append("".join(sentence))
-            flags.extend([is_written(sentences[-1])] * (k + 1 - start))
+            sentences.append(("".join(sentence), k + 1 - start))
             sentence, start = [], k + 1
-    if not all(flags) and is_written("".join(sentences)):
+    text = "".join(han for han, _ in sentences)
+    if LITERARY.keys().isdisjoint(text):
+        return [False] * len(runs)
+    if is_written(text):
         return [True] * len(runs)
-    return flags
+    return [flag for han, spans in sentences for flag in [is_written(han)] * spans]
 
 
 def _read_alone(matches: list[tuple[str, str | None, str]]) -> list[bool]:
