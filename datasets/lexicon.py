@@ -22,6 +22,7 @@ from .plain_words import holding, plain_words, rime_words
 
 MIN_OCCURRENCES = 3  # HKCanCor overrides ToJyutping only on evidence from at least this many places ...
 MIN_AGREEMENT = 0.9  # ... that read it one way at least this often: both readings accepted -> ToJyutping stays
+SPELLED_APART = {"㗎": "𡃉", "呀": "啊", "喇": "嚹"}  # particle -> the character HKCanCor writes its other reading with
 
 HEADER = ("# word<TAB>jyutping: words HKCanCor's training split reads one way in at least 90 % of at least 3\n"
           "# occurrences, where ToJyutping reads them otherwise. Regenerate with: cantoedge corpus lexicon\n")
@@ -49,14 +50,31 @@ def settled(counts: collections.Counter[str]) -> str | None:
     return reading if n >= MIN_AGREEMENT * total else None
 
 
+def spelled_apart(utterances: Iterable[HKUtterance], base: WordDictionary) -> frozenset[str]:
+    """The particles of SPELLED_APART whose ToJyutping reading HKCanCor writes with their partner (gaa3 𡃉, aa3
+    啊, laa3 嚹), settled: there its places of the particle (㗎 gaa4) show its spelling, not their context, while
+    the text people type writes both readings with the particle (係㗎 gaa3), so ToJyutping's reading stays."""
+    partners = set(SPELLED_APART.values())
+    counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for utt in utterances:
+        for text, ref in han_runs(utt):
+            for ch, reading in zip(text, ref):
+                if ch in partners:
+                    counts[ch][reading] += 1
+    return frozenset(p for p, q in SPELLED_APART.items() if settled(counts[q]) == base.readings(p)[0][1])
+
+
 def build_lexicon(utterances: Iterable[HKUtterance], base: WordDictionary | None = None) -> dict[str, str]:
     """Words whose HKCanCor reading is settled and differs from ToJyutping's: where HKCanCor reads a word two
     ways, or rarely, ToJyutping (built from other sources) keeps it. The evidence for an entry is where it would
     apply: the places ToJyutping's own segmentation reads that word (a character alone included), and, for
-    HKCanCor's words that ToJyutping lacks, HKCanCor's own tokens of them."""
+    HKCanCor's words that ToJyutping lacks, HKCanCor's own tokens of them. No entry for a particle HKCanCor
+    spells apart (spelled_apart)."""
     base = base or base_dictionary()
     utterances = list(utterances)
     evidence = applied_readings(utterances, base)
+    for particle in spelled_apart(utterances, base):
+        evidence.pop(particle, None)
     for word, counts in reading_counts(utterances).items():
         if base.get(word) is None:
             evidence[word] = counts
@@ -124,7 +142,10 @@ def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend) -
     """Settled readings per character and neighbour context, for the characters ``frontend`` (ToJyutping and
     the lexicon) misreads in at least MIN_OCCURRENCES training places; sorted, so the file is deterministic.
     The evidence is where a rule applies: places where the dictionary reads the character alone, not inside a
-    longer word nor a plain word (天下), whose reading the frontend keeps."""
+    longer word nor a plain word (天下), whose reading the frontend keeps. None for a particle HKCanCor spells
+    apart (spelled_apart): its every context would restate the spelling."""
+    utterances = list(utterances)
+    apart = spelled_apart(utterances, base_dictionary())
     counts: dict[tuple[str, str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     misread: collections.Counter[str] = collections.Counter()
     for utt in utterances:
@@ -132,7 +153,7 @@ def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend) -
             places = frontend.rule_places(text)
             for i, ((ch, got), want) in enumerate(zip(frontend.read_han(text), ref)):
                 misread[ch] += got != want
-                if not places[i]:
+                if not places[i] or ch in apart:
                     continue
                 for context, neighbours in zip(CONTEXTS, context_keys(text, i)):
                     counts[(ch, context, neighbours)][want] += 1
@@ -205,7 +226,7 @@ def syllable_agreement(name: str, predict: Callable[[str], Sequence[str | None]]
 
 def own_entries(entries: dict[str, str], utterances: Iterable[HKUtterance]) -> frozenset[str]:
     """The lexicon's characters alone (重 zung6, 爭 zaang1) but the particles, those HKCanCor's training split
-    mostly sets at a run's end (喇 laa1, 㗎 gaa4): rime-cantonese's words that hold one (夠喇, 嚟㗎) are phrases whose
+    mostly sets at a run's end (嘞 laak3, 嗎 maa3): rime-cantonese's words that hold one (走嘞, 忙嗎) are phrases whose
     particle reads as rime reads it anywhere, so they say nothing of the word and the lexicon's reading stands."""
     chars = {w for w in entries if len(w) == 1}
     last: collections.Counter[str] = collections.Counter()

@@ -10,6 +10,7 @@ from cantoedge.datasets.lexicon import (
     han_runs,
     own_entries,
     settled,
+    spelled_apart,
     syllable_agreement,
 )
 from cantoedge.runtime.context import ContextRules, load_context_rules
@@ -38,23 +39,23 @@ def test_a_reading_is_settled_only_on_enough_agreeing_evidence():
 def test_the_lexicon_overrides_tojyutping_only_where_hkcancor_is_settled_and_differs():
     base = base_dictionary()
     tj = lambda w: " ".join(r for _, r in base.readings(w))  # noqa: E731
-    assert tj("喇") == "laa3" and tj("到") == "dou3"
-    utts = [utterance(("喇", "laa1"), n=i) for i in range(4)]  # HKCanCor's settled reading, not ToJyutping's
+    assert tj("嘞") == "laa3" and tj("到") == "dou3"
+    utts = [utterance(("嘞", "laak3"), n=i) for i in range(4)]  # HKCanCor's settled reading, not ToJyutping's
     utts += [utterance(("到", "dou2" if i % 2 else "dou3"), n=i) for i in range(10)]  # two accepted readings
     utts += [utterance(("邊", "bin1"), n=i) for i in range(2)]  # too rare to override
     utts += [utterance(("好", tj("好")), n=i) for i in range(5)]  # agrees with ToJyutping: nothing to add
-    assert build_lexicon(utts) == {"喇": "laa1"}
+    assert build_lexicon(utts) == {"嘞": "laak3"}
 
 
 def test_a_character_only_ever_read_in_one_word_is_an_entry_for_that_word():
     """HKCanCor's 霖 lam1 is only the 霖把 ("number") of its talk: the entry is 霖把, so 張智霖 keeps ToJyutping's
-    lam4; 炒燶 would be one too, but rime-cantonese reads it as ToJyutping does (nung1), so none is made; 喇 after
+    lam4; 炒燶 would be one too, but rime-cantonese reads it as ToJyutping does (nung1), so none is made; 嘞 after
     several words stays a character's entry."""
     utts = [utterance(("霖", "lam1"), ("把", "baa2"), n=i) for i in range(3)]
     utts += [utterance(("炒", "caau2"), ("燶", "nung6"), n=i) for i in range(3)]
-    utts += [utterance((w, r), ("喇", "laa1"), n=i) for i, (w, r) in enumerate([("好", "hou2"), ("去", "heoi3"),
-                                                                                ("食", "sik6")])]
-    assert build_lexicon(utts) == {"霖把": "lam1 baa2", "喇": "laa1"}
+    utts += [utterance((w, r), ("嘞", "laak3"), n=i) for i, (w, r) in enumerate([("好", "hou2"), ("去", "heoi3"),
+                                                                                 ("食", "sik6")])]
+    assert build_lexicon(utts) == {"霖把": "lam1 baa2", "嘞": "laak3"}
     assert Frontend()("張智霖").jyutping[-1] == "lam4" and Frontend()("炒燶咗").jyutping[1] == "nung1"
 
 
@@ -65,6 +66,29 @@ def test_a_particle_keeps_its_entry_where_a_content_character_gives_way():
     utts += [utterance(("佢", "keoi5"), ("重", "zung6"), ("未", "mei6"), n=i) for i in range(3)]
     utts += [utterance(("喇", "laa1"), ("喇", "laa1"), n=9)]  # at the end in 4 of 5 places
     assert own_entries({"喇": "laa1", "重": "zung6", "佢重": "keoi5 zung6"}, utts) == {"重"}
+
+
+def test_a_particle_hkcancor_spells_apart_keeps_tojyutpings_reading():
+    """HKCanCor writes gaa3 with 𡃉, so its 㗎 is only ever gaa4: that is its spelling, not the context, and text
+    people type writes both with 㗎. Where the training split shows the partner read as ToJyutping reads the
+    particle, neither an entry nor a context rule is made; without that evidence 㗎 is like any other word."""
+    base = base_dictionary()
+    assert [r for _, r in base.readings("㗎𡃉")] == ["gaa3", "gaa3"]
+    plain = Frontend(**PLAIN, plain_words=PlainWords({}))
+    utts = [utterance((w, r), ("㗎", "gaa4"), n=i) for i, (w, r) in enumerate([("係", "hai6"), ("好", "hou2"),
+                                                                              ("去", "heoi3"), ("食", "sik6")])]
+    assert build_lexicon(utts) == {"㗎": "gaa4"} and spelled_apart(utts, base) == frozenset()
+    assert [r.reading for r in build_context_rules(utts, plain) if r.char == "㗎"]
+    utts += [utterance(("好", "hou2"), ("𡃉", "gaa3"), n=i) for i in range(3)]
+    assert spelled_apart(utts, base) == {"㗎"}
+    assert build_lexicon(utts) == {} and not [r for r in build_context_rules(utts, plain) if r.char == "㗎"]
+    # the partner read two ways settles nothing: the particle's own evidence stands
+    mixed = utts + [utterance(("𡃉", "gaa4"), n=9)]
+    assert spelled_apart(mixed, base) == frozenset() and build_lexicon(mixed) == {"㗎": "gaa4"}
+    # the bundled files were built so: 係㗎 gaa3, 好呀 aa3, 我走喇 laa3, where HKCanCor's spelling read gaa4, aa4, laa1
+    assert {"㗎", "呀", "喇"}.isdisjoint(load_lexicon())
+    f = Frontend()
+    assert [f(t).jyutping[-1] for t in ("係㗎", "好呀", "我走喇")] == ["gaa3", "aa3", "laa3"]
 
 
 def test_context_rules_learn_collocations_and_explain_themselves():
@@ -174,9 +198,11 @@ def test_cantomap_is_an_independent_test_set_where_context_rules_still_gain():
     tj = syllable_agreement("ToJyutping", lambda t: [s for _, s in plain.read_han(t)], utts)
     ce = syllable_agreement("cantoedge", lambda t: [s for _, s in ours.read_han(t)], utts)
     assert tj.total == ce.total > 100_000
-    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.025  # measured +2.51 points (+2.9 with rules in words)
+    # measured +1.85 points: +2.54 before 㗎, 呀 and 喇 were left to ToJyutping (spelled_apart), which this team
+    # spells apart as HKCanCor does
+    assert 0.88 < tj.rate < 0.91 and ce.rate - tj.rate > 0.015
     gain = gain_interval(ce, tj)  # its dialogues resampled whole, by the two speakers who made each
-    assert gain.groups == 20 and 2.0 < gain.low < gain.gain < gain.high  # measured +2.16 to +2.98
+    assert gain.groups == 20 and 1.2 < gain.low < gain.gain < gain.high  # measured +1.51 to +2.30
 
 
 def test_the_canto_hk_g2p_row_reads_a_run_as_the_package_does():

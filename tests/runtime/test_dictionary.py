@@ -101,7 +101,7 @@ def test_very_strange_is_not_read_as_curious(text, said):
 
 @pytest.mark.parametrize("text, said", [
     ("笑咗出嚟真係", "siu3 zo2 ceot1 lai4 zan1 hai6"), ("帶嚟真正嘅傷害", "daai3 lai4 zan1 zing3 ge3 soeng1 hoi6"),
-    ("你嚟真㗎", "nei5 lai2 zan1 gaa4"),  # ToJyutping's 嚟真, "for real", where no 真係 follows
+    ("你嚟真㗎", "nei5 lai2 zan1 gaa3"),  # ToJyutping's 嚟真, "for real", where no 真係 follows
     ("佢哋身上會有一朕獸味", "keoi5 dei6 san1 soeng6 wui5 jau5 jat1 zam6 sau3 mei6"),
     ("實際上會令我哋覺得", "sat6 zai3 soeng6 wui5 ling6 ngo5 dei6 gok3 dak1"),
     ("去車行上會", "heoi3 ce1 hong2 soeng5 wui2"),  # the verb 上會, "to join a loan club", after 行
@@ -117,12 +117,12 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("組成部分", "zou2 sing4 bou6 fan6"),
     ("你唔需要成為", "nei5 m4 seoi1 jiu3 sing4 wai4"), ("完全相同", "jyun4 cyun4 soeng1 tung4"),
     ("範圍內", "faan6 wai4 noi6"), ("快啲決定啦", "faai3 di1 kyut3 ding6 laa1"), ("瞓着咗", "fan3 zoek6 zo2"),
-    ("你哋喺邊度住呀", "nei5 dei6 hai2 bin1 dou6 zyu6 aa4"), ("低密度住宅", "dai1 mat6 dou6 zyu6 zaak6"),
+    ("你哋喺邊度住呀", "nei5 dei6 hai2 bin1 dou6 zyu6 aa3"), ("低密度住宅", "dai1 mat6 dou6 zyu6 zaak6"),
     ("拎齊你嘅個人物品", "ling1 cai4 nei5 ge3 go3 jan4 mat6 ban2"),
     ("你喺咁多人面前講粗口", "nei5 hai2 gam3 do1 jan4 min6 cin4 gong2 cou1 hau2"),
     ("一百九十六人參加", "jat1 baak3 gau2 sap6 luk6 jan4 caam1 gaa1"), ("有趣嘅話題", "jau5 ceoi3 ge3 waa6 tai4"),
     ("我同好多女仔傾過", "ngo5 tung4 hou2 do1 neoi5 zai2 king1 gwo3"), ("佢前女友", "keoi5 cin4 neoi5 jau5"),
-    ("你五山邊個位置呀", "nei5 ng5 saan1 bin1 go3 wai6 zi3 aa4"), ("跌咗落樓梯", "dit3 zo2 lok6 lau4 tai1"),
+    ("你五山邊個位置呀", "nei5 ng5 saan1 bin1 go3 wai6 zi3 aa3"), ("跌咗落樓梯", "dit3 zo2 lok6 lau4 tai1"),
     ("係床邊講故事", "hai6 cong4 bin1 gong2 gu3 si6"), ("佢識睇中文報紙", "keoi5 sik1 tai2 zung1 man2 bou3 zi2"),
     ("但我都會試吓", "daan6 ngo5 dou1 wui5 si3 haa5"), ("我想去溜冰", "ngo5 soeng2 heoi3 lau4 bing1"),
     ("人口密度", "jan4 hau2 mat6 dou6"), ("佢花名叫七索", "keoi5 faa1 meng2 giu3 cat1 sok3"),

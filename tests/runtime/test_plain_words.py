@@ -53,6 +53,6 @@ def test_the_lexicons_reading_of_a_character_alone_gives_way_inside_a_plain_word
     # outside such a word the lexicon reads as before
     assert f("佢重未返").jyutping[1] == "zung6"
     assert f("爭啲").jyutping[0] == "zaang1"
-    # a particle's entry stands: rime's phrases with one (夠喇 laa3) say nothing of a word
-    assert f("一百分鐘都夠喇").jyutping[-1] == "laa1"
+    # a particle's entry stands: rime's phrases with one (忙嗎 maa1, as ToJyutping) say nothing of a word
+    assert f("你而家忙嗎").jyutping[-1] == "maa3"
     assert Frontend(plain_words=PlainWords({}))("我嘅體重").jyutping[-1] == "zung6"  # without them, as before
