@@ -619,6 +619,37 @@ def _then(text: str, i: int) -> str | None:
     return text[person - 1:i]
 
 
+# 喇 closing a command or a suggestion that 唔好, 千祈, 快啲 or 不如 opens (你唔好搞我喇, 唔好再嘈喇, 不如講到呢度喇) is
+# laa1, the particle that urges, where ToJyutping's laa3 says that something has come about (我走喇, 佢大晒喇):
+# HKCanCor writes laa3 嚹, so it teaches nothing here (datasets/lexicon.py, SPELLED_APART). Not where 唔好 is "not
+# good" or opens a word of its own (就唔好喇, 唔好彩喇, 唔好意思喇), nor 唔好 and one verb that 好 makes an adjective of
+# (唔好食喇: "don't eat it" or "not tasty").
+URGED, URGED_SAID = "喇", "laa1"
+URGES = ("唔好", "千祈", "快啲", "不如")
+URGED_PERSONS = ("你哋", "你", "大家", "我哋", "你就", "你都", "就")
+NOT_URGING_AFTER = ("彩", "意思", "處", "似", "多", "耐")  # 唔好彩, 唔好意思 …: words of their own
+ADJECTIVE_WITH_HOU = "過聽睇玩食飲笑受"  # 好食 "tasty", 好睇 "good-looking": 唔好食喇 alone says either
+
+
+def _urged(text: str, i: int) -> str | None:
+    """The word that opens the command or suggestion ``text[i]``, a 喇 with only particles after it, closes (唔好
+    搞我喇), or None."""
+    if text[i] != URGED or not all(c in PARTICLES for c in text[i + 1:]):
+        return None
+    head = text[:i]
+    for person in URGED_PERSONS:
+        if head.startswith(person):
+            head = head[len(person):]
+            break
+    urge = next((u for u in URGES if head.startswith(u)), None)
+    if urge is None or len(head) == len(urge):
+        return None
+    rest = head[len(urge):]
+    if urge == "唔好" and (rest.startswith(NOT_URGING_AFTER) or rest in ADJECTIVE_WITH_HOU):
+        return None
+    return urge
+
+
 def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str | None:
     """Where ``matches[i]``, a 咪 read alone, is "don't" ("after 千祈", "before 亂, a command"), or None: after 千祈
     or 最好, or opening a phrase or after a person before a verb of mischief or 咁 (咪亂咁講, 你咪扮嘢)."""
@@ -951,6 +982,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return THEN_SAID, f"{ch} after {after} → {THEN_SAID}, \"then\" (not \"don't\")"
     if where := _dont(text, matches, i, opens):
         return DONT_SAID, f"{ch} {where} → {DONT_SAID}, \"don't\""
+    if urge := _urged(text, i):
+        return URGED_SAID, (f"{ch} closing what {urge} opens, a command or a suggestion → {URGED_SAID}, the particle "
+                            "that urges")
     if _counts_things(text, matches, i, opens):
         return COUNT_SAID, f"{ch} a verb, said twice or before {text[i + 1:i + 2]} → {COUNT_SAID}, \"to count\""
     if _weighs(text, matches, i):

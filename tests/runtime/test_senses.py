@@ -471,3 +471,20 @@ def test_about_names_the_count_it_closes(frontend, text, count):
     """--explain names the count before 度 "about": the numeral, 個 and the whole stretch of time (一個鐘頭)."""
     r = frontend(text)
     assert f"after the count {count} →" in r.why[r.graphemes.index("度")]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("你唔好搞我喇", "laa1"), ("唔好再嘈喇", "laa1"), ("你哋唔好詏頸喇", "laa1"), ("快啲走喇", "laa1"),
+    ("不如我哋就講到呢度喇", "laa1"), ("千祈唔好講俾佢知喇", "laa1"), ("唔好催我喇啦", "laa1"),
+    ("我走喇", "laa3"), ("佢大晒喇", "laa3"),  # something has come about: ToJyutping's laa3
+    ("就唔好喇", "laa3"), ("唔好喇", "laa3"),  # nothing commanded
+    ("唔好彩喇", "laa3"), ("唔好意思喇", "laa3"),  # 唔好 opens a word of its own
+    ("唔好食喇", "laa3"),  # "don't eat it" or "not tasty": ToJyutping stands
+])
+def test_la_closing_a_command_urges(frontend, text, said):
+    """喇 closing what 唔好, 千祈, 快啲 or 不如 opens is laa1, the particle that urges; elsewhere ToJyutping's laa3."""
+    got = frontend(text)
+    k = got.graphemes.index("喇")
+    assert got.jyutping[k] == said
+    if said == "laa1":
+        assert "a command or a suggestion" in got.why[k]
