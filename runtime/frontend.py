@@ -7,14 +7,23 @@ from dataclasses import dataclass, field
 
 from .context import ContextRules, load_context_rules, reads_as_tojyutping, reads_under, stated_place
 from .dictionary import base_dictionary, tojyutping_dictionary
-from .inventory import PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
+from .inventory import PAUSE_QUESTION, PAUSE_STRENGTH, PAUSES, SIL, Inventory, load_inventory, syllable_index
 from .jyutping import JyutpingError, Syllable, parse_syllable
 from .lexicon import load_lexicon, load_stated_words
 from .normalize import Segment, normalize
 from .numbers import NUMERAL_READINGS
 from .plain_words import PlainWords, load_plain_words
 from .register import LITERARY, SENTENCE_ENDS, is_written, literary_reading
-from .senses import SHOP, SHOP_WRITTEN, a_fraction, ahead_of, said_alone, spells_second_syllable, stated_sense
+from .senses import (
+    SHOP,
+    SHOP_WRITTEN,
+    a_fraction,
+    ahead_of,
+    asks_with_a_word,
+    said_alone,
+    spells_second_syllable,
+    stated_sense,
+)
 
 
 def _warn(message: str, *args: object) -> None:
@@ -127,6 +136,26 @@ def gather_han(segments: list[Segment]) -> list[Segment | list[Segment]]:
     return out
 
 
+def closes_yes_or_no(runs: list[Segment | list[Segment]], k: int) -> bool:
+    """Whether ``runs[k]``, a run of Han text, closes a question (a question mark after it) that no word of its
+    sentence asks (senses.asks_with_a_word), with no Latin letters in that sentence, whose English may ask."""
+    following = runs[k + 1] if k + 1 < len(runs) else None
+    if not isinstance(following, Segment) or following.text != PAUSE_QUESTION:
+        return False
+    han: list[str] = []
+    for run in reversed(runs[:k + 1]):
+        if isinstance(run, Segment):
+            if run.text in SENTENCE_ENDS:
+                break
+            if run.kind == "reading":
+                return False
+            continue
+        if any(part.kind == "reading" for part in run):
+            return False
+        han.extend(part.text for part in run if part.kind == "han")
+    return not asks_with_a_word("".join(reversed(han)))
+
+
 def written_sentences(runs: list[Segment | list[Segment]]) -> list[bool]:
     """For each run, whether the sentence it stands in (up to a full stop, a question or an exclamation) reads as
     written Chinese, or the whole text does (a report's short sentences: 近年來越來越多人使用。). Only the
@@ -197,7 +226,7 @@ class Frontend:
 
     def explain_han(self, text: str, after_word: bool = False, before_word: bool = False,
                     rewritten: frozenset[int] = frozenset(), after_letters: bool = False, ahead: str = "",
-                    after_pause: frozenset[int] = frozenset(), written: bool = False
+                    after_pause: frozenset[int] = frozenset(), written: bool = False, asks: bool = False
                     ) -> list[tuple[str, str | None, str, str]]:
         """(character, syllable or None, source, why) for each character of a Han run: the dictionary's
         reading, unless a context rule for the character's neighbours reads it otherwise; ``after_word``: the
@@ -208,7 +237,8 @@ class Frontend:
         is no phrase's start to the context rules; ``ahead``: the Han text of the next few runs (既 … ，又);
         ``after_pause``: the places right after a pause read across; these and the start, unless ``after_letters``,
         open a phrase; ``written``: the sentence is written Chinese (``register.is_written``), where HKCanCor's
-        spoken readings of 來, 使 … give way to the literary ones."""
+        spoken readings of 來, 使 … give way to the literary ones; ``asks``: it closes a question that no word of
+        its sentence asks (``closes_yes_or_no``)."""
         opens = after_pause if after_letters else after_pause | {0}
         out = []
         matches = self._dictionary.matches(text, frozenset(after_pause))
@@ -227,7 +257,7 @@ class Frontend:
                                 "syllables"))
                 continue
             if self._stated and (i not in rewritten or a_fraction(text, matches, i)) and \
-                    (sense := stated_sense(text, matches, i, after_word, before_word, ahead, opens)):
+                    (sense := stated_sense(text, matches, i, after_word, before_word, ahead, opens, asks)):
                 out.append((ch, sense[0], "context", sense[1]))
                 continue
             if self._stated and len(word) == 1 and i not in rewritten and (sense := reads_as_tojyutping(text, i)):
@@ -290,7 +320,7 @@ class Frontend:
         return out
 
     def explain_run(self, run: list[Segment], after_word: bool = False, before_word: bool = False,
-                    after_letters: bool = False, ahead: str = "", written: bool = False
+                    after_letters: bool = False, ahead: str = "", written: bool = False, asks: bool = False
                     ) -> list[tuple[str, str | None, str, str]]:
         """Adjacent Han segments read as one text, so that a number and the word after it match together (3樓 as
         三樓, saam1 lau2, as written in Han); a number's or date's characters keep that as their source. A phrase's
@@ -307,7 +337,7 @@ class Frontend:
         rewritten = frozenset(i for seg, start, end in zip(han, starts, starts[1:]) if seg.source
                               for i in range(start, end) if text[i] not in NUMERAL_READINGS)  # 兩千零 leng4 stays
         pairs = self.explain_han(text, after_word and not han[0].source, before_word, rewritten, after_letters, ahead,
-                                 frozenset(after_pause), written)
+                                 frozenset(after_pause), written, asks)
         out, start = [], 0
         for seg in run:
             if seg.kind == "pause":
@@ -347,7 +377,8 @@ class Frontend:
             if isinstance(seg, list):
                 following = runs[k + 1] if k + 1 < len(runs) else None
                 before_word = isinstance(following, Segment) and following.kind == "reading"
-                pairs = self.explain_run(seg, after_word, before_word, after_letters, ahead_of(runs, k), written[k])
+                pairs = self.explain_run(seg, after_word, before_word, after_letters, ahead_of(runs, k), written[k],
+                                         closes_yes_or_no(runs, k))
             elif seg.kind == "pause":
                 units.append(seg.text)
                 continue

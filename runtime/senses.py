@@ -650,6 +650,23 @@ def _urged(text: str, i: int) -> str | None:
     return urge
 
 
+# 呀 closing a question that no word of its sentence asks (你屈我呀？, 犯法呀？, 係呀？) is aa4, the particle that
+# turns a statement into a yes-or-no question, where ToJyutping's aa3 softens a question a word already asks (點解唔
+# 早啲出聲呀？, 係唔係鍾意咗佢呀？, 有冇咁差呀？): HKCanCor writes aa3 啊 and aa4 呀 (SPELLED_APART), and its runs have
+# no question marks, so it teaches nothing here. The question words: 點 乜 咩 邊 幾 誰 何 未 定 嗎, 咪 (係咪), 有冇,
+# 有無, and a word said either side of 唔 (去唔去, 好唔好); a sentence with Latin letters in it is left alone, since
+# its English may ask (今晚do唔do嘢呀？). The frontend says which runs close such a question (``Frontend.__call__``).
+ASKED, ASKED_SAID = "呀", "aa4"
+QUESTION_WORDS = "點乜咩邊幾誰何未定嗎咪"
+
+
+def asks_with_a_word(text: str) -> bool:
+    """Whether ``text``, a sentence's Han text, holds a question word or a word said either side of 唔."""
+    if any(c in QUESTION_WORDS for c in text) or "有冇" in text or "有無" in text:
+        return True
+    return any(text[k + 1] == "唔" and text[k] == text[k + 2] for k in range(len(text) - 2))
+
+
 def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str | None:
     """Where ``matches[i]``, a 咪 read alone, is "don't" ("after 千祈", "before 亂, a command"), or None: after 千祈
     or 最好, or opening a phrase or after a person before a verb of mischief or 咁 (咪亂咁講, 你咪扮嘢)."""
@@ -910,10 +927,11 @@ def a_fraction(text: str, matches: list[Match], i: int) -> bool:
 
 
 def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = False, before_word: bool = False,
-                 ahead: str = "", opens: frozenset[int] = frozenset()) -> tuple[str, str] | None:
+                 ahead: str = "", opens: frozenset[int] = frozenset(), asks: bool = False) -> tuple[str, str] | None:
     """(reading, why) where a stated sense reads ``matches[i]``, the first that applies, or None; ``after_word``:
     the run follows an English word; ``before_word``: Latin letters follow it; ``ahead``: the next runs' Han text;
-    ``opens``: the places that open a phrase (``Frontend.explain_han`` says which)."""
+    ``opens``: the places that open a phrase (``Frontend.explain_han`` says which); ``asks``: the run closes a
+    question that no word of its sentence asks."""
     ch = matches[i][0]
     if a_fraction(text, matches, i):
         return FRACTION_SAID, f"{ch} between {text[i - 1]} and 之 → {FRACTION_SAID}, \"a part\", as in 百分之"
@@ -982,6 +1000,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
         return THEN_SAID, f"{ch} after {after} → {THEN_SAID}, \"then\" (not \"don't\")"
     if where := _dont(text, matches, i, opens):
         return DONT_SAID, f"{ch} {where} → {DONT_SAID}, \"don't\""
+    if asks and ch == ASKED and i == len(text) - 1 and i > 0:
+        return ASKED_SAID, (f"{ch} closing a question that no question word asks → {ASKED_SAID}, the particle of a "
+                            "yes-or-no question")
     if urge := _urged(text, i):
         return URGED_SAID, (f"{ch} closing what {urge} opens, a command or a suggestion → {URGED_SAID}, the particle "
                             "that urges")

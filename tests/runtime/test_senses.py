@@ -488,3 +488,22 @@ def test_la_closing_a_command_urges(frontend, text, said):
     assert got.jyutping[k] == said
     if said == "laa1":
         assert "a command or a suggestion" in got.why[k]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("你屈我呀？", "aa4"), ("犯法呀？", "aa4"), ("係呀？", "aa4"), ("今日唔使返學呀?", "aa4"), ("你買咗3個呀？", "aa4"),
+    ("好呀。你屈我呀？", "aa4"),  # the question is the second sentence: the first's words do not count
+    ("點解唔早啲出聲呀？", "aa3"), ("佢怕咩醜呀？", "aa3"), ("係唔係鍾意咗佢呀？", "aa3"),  # a word asks
+    ("有冇咁差呀？", "aa3"), ("你有無事呀？", "aa3"), ("去唔去呀？", "aa3"),
+    ("係咪，你屈我呀？", "aa3"),  # a word of its sentence asks, before the comma
+    ("你係咪short咗呀？", "aa3"), ("今晚do唔do嘢呀？", "aa3"),  # Latin letters: their words may ask
+    ("好呀！", "aa3"), ("你屈我呀。", "aa3"), ("你屈我呀", "aa3"),  # no question mark
+])
+def test_ah_closing_a_question_no_word_asks_is_aa4(frontend, text, said):
+    """呀 closing a question that no word of its sentence asks turns a statement into a yes-or-no question, aa4;
+    where a question word asks, or nothing does, ToJyutping's aa3 stands."""
+    got = frontend(text)
+    k = len(got.graphemes) - 1 - got.graphemes[::-1].index("呀")
+    assert got.jyutping[k] == said
+    if said == "aa4":
+        assert "yes-or-no question" in got.why[k]
