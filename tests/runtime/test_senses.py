@@ -499,12 +499,13 @@ def test_la_closing_a_command_urges(frontend, text, said):
     ("你係咪short咗呀？", "aa3"), ("今晚do唔do嘢呀？", "aa3"),  # Latin letters: their words may ask
     ("好呀！", "aa3"), ("你屈我呀。", "aa3"), ("你屈我呀", "aa3"),  # no question mark
     ("你聾㗎？", "gaa4"), ("你新嚟㗎？", "gaa4"), ("點解你有咁多腳枕㗎？", "gaa3"), ("係㗎。", "gaa3"),
+    ("機器啊？", "aa4"), ("你去邊啊？", "aa3"),  # 啊, which typed text writes for 呀
 ])
 def test_a_particle_closing_a_question_no_word_asks_is_the_yes_or_no_one(frontend, text, said):
-    """呀 and 㗎 closing a question that no word of its sentence asks turn a statement into a yes-or-no question,
-    aa4 and gaa4; where a question word asks, or nothing does, ToJyutping's aa3 and gaa3 stand."""
+    """呀 (啊) and 㗎 closing a question that no word of its sentence asks turn a statement into a yes-or-no
+    question, aa4 and gaa4; where a question word asks, or nothing does, ToJyutping's aa3 and gaa3 stand."""
     got = frontend(text)
-    k = max(k for k, g in enumerate(got.graphemes) if g in "呀㗎")
+    k = max(k for k, g in enumerate(got.graphemes) if g in "呀啊㗎")
     assert got.jyutping[k] == said
     if said in ("aa4", "gaa4"):
         assert "yes-or-no question" in got.why[k]
