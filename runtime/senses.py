@@ -653,13 +653,13 @@ def _urged(text: str, i: int) -> str | None:
 # 呀 (or 啊, which typed text writes alike) closing a question that no word of its sentence asks (你屈我呀？, 犯法
 # 呀？, 係呀？, 機器啊？) is aa4, the particle that turns a statement into a yes-or-no question, where ToJyutping's
 # aa3 softens a question a word already asks (點解唔早啲出聲呀？, 係唔係鍾意咗佢呀？, 有冇咁差呀？), and so 㗎 is
-# gaa4 there (你聾㗎？, 你新嚟㗎？), where ToJyutping's
-# gaa3 asserts (係㗎) or closes a question a word asks (點解㗎？): HKCanCor writes aa3 啊 and aa4 呀, gaa3 𡃉 and gaa4
-# 㗎 (SPELLED_APART), and its runs have no question marks, so it teaches nothing here. The question words: 點 乜
-# 咩 邊 幾 誰 何 未 定 嗎, 咪 (係咪), 有冇, 有無, and a word said either side of 唔 (去唔去, 好唔好); a sentence with
-# Latin letters in it is left alone, since its English may ask (今晚do唔do嘢呀？). The frontend says which runs close
-# such a question (``frontend.closes_yes_or_no``).
-ASKED = {"呀": "aa4", "啊": "aa4", "㗎": "gaa4"}
+# gaa4 there (你聾㗎？, 你新嚟㗎？) and 嘅 ge2 (咁難接受嘅？, 呢本書係你嘅？), where ToJyutping's gaa3 and ge3 assert
+# (係㗎, 係你嘅) or close a question a word asks (點解㗎？): HKCanCor writes aa3 啊 and aa4 呀, gaa3 𡃉 and gaa4 㗎
+# (SPELLED_APART), and its runs have no question marks, so it teaches nothing here. The question words: 點 乜 咩 邊
+# 幾 誰 何 未 定 嗎, 咪 (係咪), 有冇, 有無, and a word said either side of 唔 (去唔去, 好唔好); a sentence with Latin
+# letters in it is left alone, since its English may ask (今晚do唔do嘢呀？). The frontend says which runs close such
+# a question (``frontend.closes_yes_or_no``).
+ASKED = {"呀": "aa4", "啊": "aa4", "㗎": "gaa4", "嘅": "ge2"}
 QUESTION_WORDS = "點乜咩邊幾誰何未定嗎咪"
 
 

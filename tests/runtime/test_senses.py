@@ -500,12 +500,13 @@ def test_la_closing_a_command_urges(frontend, text, said):
     ("好呀！", "aa3"), ("你屈我呀。", "aa3"), ("你屈我呀", "aa3"),  # no question mark
     ("你聾㗎？", "gaa4"), ("你新嚟㗎？", "gaa4"), ("點解你有咁多腳枕㗎？", "gaa3"), ("係㗎。", "gaa3"),
     ("機器啊？", "aa4"), ("你去邊啊？", "aa3"),  # 啊, which typed text writes for 呀
+    ("咁難接受嘅？", "ge2"), ("呢本書係你嘅？", "ge2"), ("呢本書係你嘅。", "ge3"), ("點解會咁嘅？", "ge3"),
 ])
 def test_a_particle_closing_a_question_no_word_asks_is_the_yes_or_no_one(frontend, text, said):
-    """呀 (啊) and 㗎 closing a question that no word of its sentence asks turn a statement into a yes-or-no
-    question, aa4 and gaa4; where a question word asks, or nothing does, ToJyutping's aa3 and gaa3 stand."""
+    """呀 (啊), 㗎 and 嘅 closing a question that no word of its sentence asks turn a statement into a yes-or-no
+    question, aa4, gaa4 and ge2; where a question word asks, or nothing does, ToJyutping's aa3, gaa3, ge3 stand."""
     got = frontend(text)
-    k = max(k for k, g in enumerate(got.graphemes) if g in "呀啊㗎")
+    k = max(k for k, g in enumerate(got.graphemes) if g in "呀啊㗎嘅")
     assert got.jyutping[k] == said
-    if said in ("aa4", "gaa4"):
+    if said in ("aa4", "gaa4", "ge2"):
         assert "yes-or-no question" in got.why[k]
