@@ -161,11 +161,11 @@ READ_AFTER = {
     "種": ReadAfter("一兩二三四五六七八九十百千萬幾各某每這那哪該嗰邊哩依", "a number or a demonstrative", "zung2",
                    "a kind", word_start=True, not_after_words=KIND_NOT_AFTER),
     # 下 after a verb of everyday doing is "a bit", haa5 (幫下手, 學下嘢, 查下有冇, 估下咩事, 抖下氣, 搵下, 飲下嘢,
-    # 練下, 影下相, 執下, 整下, 摸下), as HKCanCor reads it after 睇, 試, 傾 and the verbs its conversations hold often
-    # enough for a context rule, where ToJyutping reads 下 alone haa6. Not before a time or a direction, where 下
-    # starts that word (飲下午茶, 做下個月, 學下一代, 做下去), nor before the words 下 begins as "down" or "under"
-    # (下班, 下課, 下車, 下雨, 下場, 下屬, 下列, 下述, 下文, 下降, 下載, 下令, 下游, 下層, 下巴, 下體 …).
-    "下": ReadAfter("幫學查估抖揾搵笑練影唱跳執洗整搞摸飲做喐去", "a verb of everyday doing", "haa5", "a bit",
+    # 練下, 影下相, 執下, 整下, 摸下, 享下福), as HKCanCor reads it after 睇, 試, 傾 and the verbs its conversations
+    # hold often enough for a context rule, where ToJyutping reads 下 alone haa6. Not before a time or a direction,
+    # where 下 starts that word (飲下午茶, 做下個月, 學下一代, 做下去), nor before the words 下 begins as "down" or
+    # "under" (下班, 下課, 下車, 下雨, 下場, 下屬, 下列, 下述, 下文, 下降, 下載, 下令, 下游, 下層, 下巴, 下體 …).
+    "下": ReadAfter("幫學查估抖揾搵笑練影唱跳執洗整搞摸飲做喐去享", "a verb of everyday doing", "haa5", "a bit",
                    "".join(sorted(KEEPS_ITS_READING_BEFORE)) + "個班課體車雨場屬列述文降跌載令旬游層台臺山樓水馬巴流"),
     # 朝 after 每, 成, a demonstrative, 琴 or 尋 (yesterday), or 由 is "a morning", ziu1 (每朝都要三點起身,
     # 成朝坐咗喺度, 嗰朝, 琴朝, 由朝到晚), as ToJyutping's own 今朝, 聽朝, 朝朝 and 第二朝 read it, where it reads 朝

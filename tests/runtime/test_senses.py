@@ -62,6 +62,7 @@ def test_a_word_after_the_one_that_gives_it_a_sense_reads_in_that_sense(frontend
 
 @pytest.mark.parametrize("text, reading", [
     ("唔該幫下手啦", "haa5"), ("我想跟你學下嘢", "haa5"), ("幫我查下得唔得", "haa5"), ("你估下咩事", "haa5"),
+    ("應該享下兒孫福", "haa5"),
     ("攰就抖下啦", "haa5"), ("去飲下嘢", "haa5"), ("喐下啦", "haa5"), ("陪我過去影下相啦", "haa5"),
     ("等我整下老闆先", "haa5"), ("近排要去下深圳", "haa5"), ("上去下面", "haa6"),
     ("去飲下午茶", "haa6"), ("佢做下個月", "haa6"), ("學下一代", "haa6"), ("請檢查下列項目", "haa6"),
