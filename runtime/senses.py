@@ -421,6 +421,20 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
         (i == 0 or text[i - 1] not in SO_CUT_SHORT_AFTER)
 
 
+# ... and 咁 after a word said twice, or ending in a doubled character, is the manner it is done in, gam2 (慢慢咁行,
+# 靜靜咁走咗, 好好咁讀書, 安安靜靜咁做功課, 笑瞇瞇咁, 眼定定咁打量): HKCanCor writes it 噉 (33 of its 34 places), where
+# ToJyutping reads 咁 alone gam3, "so". Not after a doubled measure word or time (次次咁遠, 個個咁靚, 日日咁辛苦:
+# "every time so far"), nor after 明明 ("obviously") or the 流流 of a time (晨早流流, 年晚流流), before "so" (明明咁大,
+# 晨早流流咁刺激), nor before 多 or 少 (少少咁多, 啲啲咁多: "only so much").
+NOT_MANNER_BEFORE, NOT_MANNER_AFTER = "多少", COUNT_MEASURES | frozenset("明流")
+
+
+def _in_that_manner(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a 咁 after a character said twice (慢慢咁行), not a measure word's (次次咁遠)."""
+    return text[i] == LIKE_THAT and i >= 2 and text[i - 1] == text[i - 2] and text[i - 1] not in NOT_MANNER_AFTER \
+        and not _followed_by(text, i, NOT_MANNER_BEFORE)
+
+
 # Characters that informal Hong Kong writing puts for the particle or the suffix it says: 哂 for 晒, "all" (搞掂哂,
 # 冇哂, 走哂: saai3; ToJyutping reads 哂 alone can2, the literary "smile" of 哂笑, 微哂, 一哂), and 既 for 嘅, the
 # possessive (你既威力, 咁既話, 食既: ge3; ToJyutping reads 既 alone gei3, "since" or "both", as in 既然, 既往, 既定,
@@ -959,6 +973,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _like_that(text, i, before_word):
         return LIKE_THAT_SAID, (f"{ch} closing a phrase → {LIKE_THAT_SAID}, \"like that\" (好似…咁, 係咁), not "
                                 "\"so\", which needs a word after it")
+    if _in_that_manner(text, i):
+        return LIKE_THAT_SAID, (f"{ch} after {text[i - 2:i]}, a word said twice → {LIKE_THAT_SAID}, the manner (慢慢咁"
+                                "行), not \"so\"")
     if count := _about(text, i):
         return ABOUT_SAID, f"{ch} after the count {count} → {ABOUT_SAID}, \"about\""
     if _a_holiday(text, matches, i):

@@ -511,3 +511,18 @@ def test_a_particle_closing_a_question_no_word_asks_is_the_yes_or_no_one(fronten
     assert got.jyutping[k] == said
     if said in ("aa4", "gaa4", "ge2"):
         assert "yes-or-no question" in got.why[k]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("你慢慢咁行", "gam2"), ("佢靜靜咁走咗", "gam2"), ("可以安安靜靜咁做功課", "gam2"), ("嗰條友眼定定咁打量我", "gam2"),
+    ("次次咁遠送我返", "gam3"), ("個個咁靚", "gam3"),  # a measure word said twice: "every … so"
+    ("遠咗少少咁多", "gam3"), ("張梳化明明咁大", "gam3"), ("晨早流流咁刺激", "gam3"),
+])
+def test_gam_after_a_word_said_twice_is_the_manner(frontend, text, said):
+    """咁 after a word said twice is the manner (慢慢咁行), gam2, which HKCanCor writes 噉; ToJyutping's gam3, "so",
+    stands after a doubled measure word, 明明 or a time's 流流, and before 多 or 少."""
+    got = frontend(text)
+    k = got.graphemes.index("咁")
+    assert got.jyutping[k] == said
+    if said == "gam2":
+        assert "a word said twice" in got.why[k]
