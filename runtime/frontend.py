@@ -143,7 +143,8 @@ def closes_yes_or_no(runs: list[Segment | list[Segment]], k: int) -> bool:
     if not isinstance(following, Segment) or following.text != PAUSE_QUESTION:
         return False
     han: list[str] = []
-    for run in reversed(runs[:k + 1]):
+    for j in range(k, -1, -1):  # back to the sentence's start, without copying the runs before it
+        run = runs[j]
         if isinstance(run, Segment):
             if run.text in SENTENCE_ENDS:
                 break

@@ -514,7 +514,8 @@ def test_a_particle_closing_a_question_no_word_asks_is_the_yes_or_no_one(fronten
 
 
 @pytest.mark.parametrize("text, said", [
-    ("你慢慢咁行", "gam2"), ("佢靜靜咁走咗", "gam2"), ("可以安安靜靜咁做功課", "gam2"), ("嗰條友眼定定咁打量我", "gam2"),
+    ("你慢慢咁行", "gam2"), ("佢靜靜咁走咗", "gam2"), ("可以安安靜靜咁做功課", "gam2"),
+    ("嗰條友眼定定咁打量我", "gam2"),
     ("次次咁遠送我返", "gam3"), ("個個咁靚", "gam3"),  # a measure word said twice: "every … so"
     ("遠咗少少咁多", "gam3"), ("張梳化明明咁大", "gam3"), ("晨早流流咁刺激", "gam3"),
 ])
