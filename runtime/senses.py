@@ -615,6 +615,11 @@ def _weighs(text: str, matches: list[Match], i: int) -> bool:
 # after 噉 or a clause, 咪 is "then" before these too); HKCanCor's training split holds none of these places.
 DONT, DONT_SAID, DONT_AFTER = "咪", "mai5", ("千祈", "最好", "至好")
 MISCHIEF, PERSON_BEFORE = "亂扮理惹嘈咁", "你佢哋"  # not 我: 我咪執包袱囉 is "then I"
+# ... and 咪 opening a phrase before a verb is "don't" whatever the verb (咪郁！, 咪講住啦, 咪當我儍仔, 咪喐手):
+# typed text opens commands so, where HKCanCor's conversations open with 咪 "then" (咪係囖, 咪重好). Not before
+# the words "then" opens (係, 即係, 又, 都, 就, 可以, 唔, 冇, 有, 重 "still", 盞 "only", 變 "becomes": 咪又係納税人嘅錢,
+# 咪變咗做停車場), nor in a phrase that 囖, 囉 or 咯 closes, the particles of "so then" (咪乾手淨腳囉).
+THEN_OPENS, THEN_CLOSES = "係即又都就可唔冇有重盞變", "囖囉咯"
 
 
 # ... and 咪 after a person that 噉, 咁 or 就 opens (噉你咪自己扣, 噉我咪話, 咁你咪出去囉, 噉我哋咪推粵囉) is "then",
@@ -686,13 +691,16 @@ def asks_with_a_word(text: str) -> bool:
 
 def _dont(text: str, matches: list[Match], i: int, opens: frozenset[int]) -> str | None:
     """Where ``matches[i]``, a 咪 read alone, is "don't" ("after 千祈", "before 亂, a command"), or None: after 千祈
-    or 最好, or opening a phrase or after a person before a verb of mischief or 咁 (咪亂咁講, 你咪扮嘢)."""
+    or 最好, or opening a phrase or after a person before a verb of mischief or 咁 (咪亂咁講, 你咪扮嘢), or opening
+    a phrase before any verb but the words "then" opens, in a phrase no 囖 closes (咪講住啦)."""
     if matches[i][2] != DONT:
         return None
     if after := _word_before(text, i, DONT_AFTER):
         return f"after {after}"
     if _followed_by(text, i, MISCHIEF) and (i in opens or _preceded_by(text, i, PERSON_BEFORE)):
         return f"before {text[i + 1]}, a command"
+    if i in opens and i + 1 < len(text) and text[i + 1] not in THEN_OPENS and text[-1] not in THEN_CLOSES:
+        return "opening a phrase before a verb, a command"
     return None
 
 

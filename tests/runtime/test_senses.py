@@ -284,6 +284,9 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                  "你咪咁八卦啦")],
     *[(text, "咪", "mai1", "a microphone") for text in ("試下拎開啲支咪講嘢吖", "嘩真係差支咪俾佢唱歌")],
     *[(text, "咪", "mai6", None) for text in ("噉咪理囉", "噉樣咪亂咁來囖", "噉咪好囉")],
+    # opening a phrase before any verb, "don't"; before the words "then" opens, or where 囖 closes it, "then"
+    *[(text, "咪", "mai5", "don't") for text in ("咪講住啦", "唔好意思，咪當我儍仔", "咪喐手")],
+    *[(text, "咪", "mai6", None) for text in ("咪係囖", "咪又係納税人嘅錢", "咪乾手淨腳囉", "咪變咗做停車場")],
     # 返 before 回, 還 or 程, the written words of returning, is faan2; the 返 of speech, and 攞返, keep faan1
     *[(text, "返", "faan2", "to return (written)") for text in ("佢表示不會返回中國", "議員返回座位",
                                                                 "借問聲返程機票喺邊度訂")],
