@@ -47,8 +47,10 @@ KEPT_TOGETHER = frozenset({
 # 邊份報紙, 住開邊個市: bin1). And 口密 (hau4 mat6), in all 6 places 口 hau2 (人口密度, 好口密, "tight-lipped"). And
 # 會試 (wui6 si5, the imperial examination), in all 8 places the modal and "to try" (我會試吓, 都會試過: wui5 si3). And
 # 頭落 (tau4 lok1), in all 7 places a 頭 before 落 "to fall", "to go down" (石頭落喺, 碼頭落船, 批個頭落嚟: lok6). And
-# 個都會 (go3 dou1 wui6, "the city"), in all 4 places a 個 before the modal (個個都會蝦碌, 幾個都會係: wui5).
-SKIPPED_WORDS = frozenset({"開邊", "口密", "會試", "頭落", "個都會"})
+# 個都會 (go3 dou1 wui6, "the city"), in all 4 places a 個 before the modal (個個都會蝦碌, 幾個都會係: wui5). And 呢家
+# (li1 gaa1), in all 20 places "this" before the measure word 家 (呢家公司, 呢家店, 升遷呢家嘢: ni1, senses.py) or
+# "now", which says ni1 too.
+SKIPPED_WORDS = frozenset({"開邊", "口密", "會試", "頭落", "個都會", "呢家"})
 # And 會上 ("at the meeting", wui2 soeng6) only where a meeting is meant: after a preposition or 嘅 (喺會上發言, 響會上,
 # 嘅會上), opening the run (會上冇人提出) or closing a meeting's name (諮詢會上); elsewhere its 會 is the modal and its
 # 上 begins the verb (會上升, 會上癮, 會上線, 豬乸都會上樹, 我會上郵輪): 20 of its 28 places of CTCPC and Common Voice.

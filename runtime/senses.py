@@ -221,7 +221,8 @@ class ReadBefore:
 
 
 # 呢 as "this" before a measure word: ToJyutping joins 呢 to many (呢個, 呢本, 呢條: ni1) but not to these, so 呢首歌,
-# 呢單嘢, 呢位, 呢類, 呢區 read ne1, the particle (573 places in CTCPC and Common Voice, "this" wherever read);
+# 呢單嘢, 呢位, 呢類, 呢區 read ne1, the particle (573 places in CTCPC and Common Voice, "this" wherever read; and
+# 呢家, "this" before 家 for a firm or a shop, 20 more, where ToJyutping's word 呢家 read li1);
 # HKCanCor writes the demonstrative 哩 and 呢 only as the particle (2,183 places, one before a character of
 # these: 注意力呢集中唔到), so no context rule could learn it. The particle stays before the verbs and adverbs these
 # characters begin (我呢首先, 佢呢單係, 注意力呢集中) and where the dictionary joins the measure word to what follows.
@@ -236,8 +237,8 @@ class ReadBefore:
 # too (上唔到網, 上唔切巴士, 上唔上到去: 15 places of CTCPC and Common Voice, each "to go up"; HKCanCor holds none),
 # where a 上 that closes a word, "on", meets 唔 before a modal or a verb (實際上唔係, 世上唔會, 原則上唔寫).
 READ_BEFORE = {
-    "呢": ReadBefore(tuple("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科些"), "ni1", "this",
-                     "ToJyutping's 呢個 and 呢本", role="the measure word",
+    "呢": ReadBefore(tuple("首位屆期盒包樽雙課封頁餐晚朝刻味單宗款類代區世組頓站集章局盤轉輛名匹季科些家"), "ni1",
+                     "this", "ToJyutping's 呢個 and 呢本", role="the measure word",
                      not_before=("首先", "單係", "單只", "單單", "集中", "轉頭")),
     "成": ReadBefore(("晚", "朝", "身"), "seng4", "whole", "ToJyutping's 成日 and 成個",
                      not_after="變完造形組構達促做整改分合編譯讀睇寫當扮轉化製裝切割斷折砌煎縮功",  # 功成身退
