@@ -136,46 +136,56 @@ def gather_han(segments: list[Segment]) -> list[Segment | list[Segment]]:
     return out
 
 
-def closes_yes_or_no(runs: list[Segment | list[Segment]], k: int) -> bool:
-    """Whether ``runs[k]``, a run of Han text, closes a question (a question mark after it) that no word of its
-    sentence asks (senses.asks_with_a_word), with no Latin letters in that sentence, whose English may ask."""
-    following = runs[k + 1] if k + 1 < len(runs) else None
-    if not isinstance(following, Segment) or following.text != PAUSE_QUESTION:
-        return False
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a text's runs, up to a full stop, a question or an exclamation: what the readings that look
+    past their own run need."""
+
+    han: str  # its Han text
+    spans: int  # how many runs it spans, its closing pause included
+    letters: bool  # Latin letters or another fixed reading stand in it
+    question: bool  # a question mark closes it
+
+
+def split_sentences(runs: list[Segment | list[Segment]]) -> list[Sentence]:
+    """The runs' sentences, in order, each walked once."""
+    out: list[Sentence] = []
     han: list[str] = []
-    for j in range(k, -1, -1):  # back to the sentence's start, without copying the runs before it
-        run = runs[j]
-        if isinstance(run, Segment):
-            if run.text in SENTENCE_ENDS:
-                break
-            if run.kind == "reading":
-                return False
-            continue
-        if any(part.kind == "reading" for part in run):
-            return False
-        han.extend(part.text for part in run if part.kind == "han")
-    return not asks_with_a_word("".join(reversed(han)))
-
-
-def written_sentences(runs: list[Segment | list[Segment]]) -> list[bool]:
-    """For each run, whether the sentence it stands in (up to a full stop, a question or an exclamation) reads as
-    written Chinese, or the whole text does (a report's short sentences: 近年來越來越多人使用。). Only the
-    characters with a literary reading care, so a text without any of them is not looked at."""
-    sentences: list[tuple[str, int]] = []  # each sentence's Han text and how many runs it spans
-    sentence: list[str] = []
-    start = 0
+    letters, start = False, 0
     for k, run in enumerate(runs):
         if isinstance(run, list):
-            sentence.extend(seg.text for seg in run if seg.kind == "han")
-        if k + 1 == len(runs) or (isinstance(run, Segment) and run.kind == "pause" and run.text in SENTENCE_ENDS):
-            sentences.append(("".join(sentence), k + 1 - start))
-            sentence, start = [], k + 1
-    text = "".join(han for han, _ in sentences)
+            han.extend(seg.text for seg in run if seg.kind == "han")
+            letters = letters or any(seg.kind == "reading" for seg in run)
+        elif run.kind == "reading":
+            letters = True
+        ends = isinstance(run, Segment) and run.kind == "pause" and run.text in SENTENCE_ENDS
+        if ends or k + 1 == len(runs):
+            out.append(Sentence("".join(han), k + 1 - start, letters, ends and run.text == PAUSE_QUESTION))
+            han, letters, start = [], False, k + 1
+    return out
+
+
+def closes_yes_or_no(sentences: list[Sentence]) -> list[bool]:
+    """For each run, whether it closes a question (the question mark right after it) that no word of its sentence
+    asks (senses.asks_with_a_word), with no Latin letters in that sentence, whose English may ask."""
+    flags: list[bool] = []
+    for sentence in sentences:
+        closes = sentence.question and not sentence.letters and not asks_with_a_word(sentence.han)
+        flags.extend([False] * (sentence.spans - 2) + [closes, False] if sentence.spans >= 2 else [False])
+    return flags
+
+
+def written_sentences(sentences: list[Sentence]) -> list[bool]:
+    """For each run, whether the sentence it stands in reads as written Chinese, or the whole text does (a
+    report's short sentences: 近年來越來越多人使用。). Only the characters with a literary reading care, so a text
+    without any of them is not looked at."""
+    text = "".join(sentence.han for sentence in sentences)
+    spans = sum(sentence.spans for sentence in sentences)
     if LITERARY.keys().isdisjoint(text):
-        return [False] * len(runs)
+        return [False] * spans
     if is_written(text):
-        return [True] * len(runs)
-    return [flag for han, spans in sentences for flag in [is_written(han)] * spans]
+        return [True] * spans
+    return [flag for sentence in sentences for flag in [is_written(sentence.han)] * sentence.spans]
 
 
 def _read_alone(matches: list[tuple[str, str | None, str]]) -> list[bool]:
@@ -370,7 +380,8 @@ class Frontend:
         unknown = [d.char for d in dropped]
         previous = None
         runs = gather_han(segments)
-        written = written_sentences(runs)
+        sentences = split_sentences(runs)
+        written, asks = written_sentences(sentences), closes_yes_or_no(sentences)
         for k, seg in enumerate(runs):
             after_word = previous is not None and previous.source in ("english", "letter-to-sound")
             after_letters = previous is not None and previous.kind == "reading"
@@ -379,7 +390,7 @@ class Frontend:
                 following = runs[k + 1] if k + 1 < len(runs) else None
                 before_word = isinstance(following, Segment) and following.kind == "reading"
                 pairs = self.explain_run(seg, after_word, before_word, after_letters, ahead_of(runs, k), written[k],
-                                         closes_yes_or_no(runs, k))
+                                         asks[k])
             elif seg.kind == "pause":
                 units.append(seg.text)
                 continue
