@@ -646,7 +646,7 @@ def _then(text: str, i: int) -> str | None:
 # (唔好食喇: "don't eat it" or "not tasty").
 URGED, URGED_SAID = "喇", "laa1"
 URGES = ("唔好", "千祈", "快啲", "不如")
-URGED_PERSONS = ("你哋", "你", "大家", "我哋", "你就", "你都", "就")
+URGED_PERSONS = ("你哋", "你", "大家", "我哋", "就")  # the first that opens the phrase is passed over
 NOT_URGING_AFTER = ("彩", "意思", "處", "似", "多", "耐")  # 唔好彩, 唔好意思 …: words of their own
 ADJECTIVE_WITH_HOU = "過聽睇玩食飲笑受"  # 好食 "tasty", 好睇 "good-looking": 唔好食喇 alone says either
 
