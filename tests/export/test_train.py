@@ -36,7 +36,7 @@ def test_killed_training_resumes_to_the_same_weights(teacher_run, tiny_corpus, t
     a, b = _weights(whole), _weights(out / "model.safetensors")
     assert a.keys() == b.keys()
     for key in a:
-        torch.testing.assert_close(a[key], b[key], rtol=0, atol=1e-6, msg=key)
+        torch.testing.assert_close(a[key], b[key], rtol=0, atol=1e-6, msg=lambda m, key=key: f"{key}: {m}")
 
 
 def test_teacher_checkpoint_is_safetensors_with_config(teacher_run):
