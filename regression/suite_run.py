@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from cantoedge.runtime.fileio import atomic_write_all
@@ -42,7 +42,7 @@ def run_and_report(voices: list[Path] | None, backend: str, bundle_path: Path | 
     if limit:
         bundle.utterances = bundle.utterances[:limit]
     report = run_suite(bundle, builds, threads, repeats, f"{path.name}: {bundle.source}",
-                       progress=None if quiet else _progress)
+                       progress=None if quiet else counted("scoring utterance"))
     data = report.to_json()
     if baseline is not None:
         report.gate = gate_result(data, baseline, str(baseline_path))
@@ -82,9 +82,14 @@ def gate_result(data: dict, baseline: dict, source: str) -> dict:
                            "change": m.change, "tolerance": m.tolerance, "better": m.better} for m in regressed]}
 
 
-def _progress(items: Iterable) -> Iterable:
-    items = list(items)
-    for i, item in enumerate(items, 1):
-        print(f"\r  scoring utterance {i}/{len(items)}", end="", file=sys.stderr, flush=True)
-        yield item
-    print(file=sys.stderr)
+def counted(what: str) -> Callable[[Iterable], Iterable]:
+    """A progress display for the device side's long measures (no tqdm there): "WHAT i/n" on stderr."""
+
+    def show(items: Iterable) -> Iterable:
+        items = list(items)
+        for i, item in enumerate(items, 1):
+            print(f"\r  {what} {i}/{len(items)}", end="", file=sys.stderr, flush=True)
+            yield item
+        print(file=sys.stderr)
+
+    return show

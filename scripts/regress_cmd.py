@@ -99,6 +99,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
     b.set_defaults(run=_bench)
 
+    fs = rs.add_parser("frontend-start", help="how long the text frontend takes to start (import + first call)",
+                       description="Times `import` + `Frontend()` + a first sentence in fresh processes (each from "
+                                   "its first line, as issue 14's 100 ms budget reads), taking turns with "
+                                   "ToJyutping's own import and first call where it is installed, and says which "
+                                   "runtime modules lack up-to-date bytecode, which every start then compiles. "
+                                   "Medians; a measurement, never gated. Seconds.")
+    fs.add_argument("--repeats", type=int_in(3, 500), default=21, help="fresh processes per side, 3..500 "
+                                                                      "(default 21)")
+    fs.add_argument("--text", default=None, help="the first sentence (default: one with a digit and Latin letters)")
+    fs.add_argument("--no-reference", action="store_true", help="time the frontend alone, not ToJyutping beside it")
+    fs.add_argument("--out", type=output_file, help="also write the table here (.md; .json beside it)")
+    fs.set_defaults(run=_frontend_start)
+
     pr = rs.add_parser("profile", help="where a decoder and vocoder window's time goes (onnxruntime's profiler)",
                        description="onnxruntime's profiler over one decoder and one vocoder window of the FP32 "
                                    "and (where calibrated) INT8 graphs: median window time and each operator "
@@ -193,6 +206,24 @@ def _bench(args: argparse.Namespace) -> int:
     table = markdown(report)
     print(table)
     write_table(args.out, table, json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+def _frontend_start(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    import cantoedge.runtime
+    from cantoedge.regression.startup import START_TEXT, measure_start, stale_bytecode, start_markdown
+    from cantoedge.regression.suite_run import counted
+
+    text = START_TEXT if args.text is None else args.text
+    stale = stale_bytecode(Path(cantoedge.runtime.__file__).parent)
+    times = measure_start(args.repeats, text, reference=not args.no_reference,
+                          progress=None if args.suite_quiet else counted("timing fresh processes"))
+    table = start_markdown(times, stale, text)
+    print(table)
+    write_table(args.out, table, json.dumps({"text": text, "stale_bytecode": stale,
+                                             "times": [asdict(t) for t in times]}, indent=1, ensure_ascii=False) + "\n")
     return 0
 
 
