@@ -311,6 +311,11 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
                                                                   "呢座山咁斜上唔上到去")],
     ("實際上唔係佢", "上", "soeng6", None), ("呢個世上唔會再有好人", "上", "soeng6", None),
     ("海上巴士", "上", "soeng6", None), ("爭取上機會", "上", "soeng6", None), ("上次", "上", "soeng6", None),
+    # … and before an English name, opening its phrase or after a person, a modal or a verb of putting: "to go onto"
+    *[(text, "上", "soeng5", "to go onto") for text in ("上Netflix追劇", "唔使上video喇", "頭先我上YouTube睇",
+                                                        "放上YouTube之後", "冇機會升返上D1")],
+    ("基本上DE班", "上", "soeng6", None), ("枱上iPad", "上", "soeng6", None), ("馬上call我", "上", "soeng6", None),
+    ("上次Netflix", "上", "soeng6", None),
     # 中 in 耐唔中 ("now and then") and 唔中用 ("useless") is zung1; ToJyutping's 唔中 ("misses") elsewhere
     ("我耐唔中都會飲吓酒", "中", "zung1", "now and then"), ("呢個人好唔中用", "中", "zung1", "now and then"),
     ("佢次次都買唔中", "中", "zung3", None),
