@@ -5,7 +5,8 @@ can say them with its own syllables: the CMU Pronouncing Dictionary (compiled in
 - syllables follow the English vowels; a consonant between vowels starts the next syllable, the first of a
   cluster closes the previous one when Cantonese allows it as a coda (p t k m n ng);
 - consonants Cantonese cannot end a syllable with, and the first consonants of an onset cluster, become
-  syllables of their own (smart -> si1 maat1, email -> ji1 mei1 lou2); r after a vowel is silent, elsewhere l;
+  syllables of their own (smart -> si1 maat1, email -> ji1 mei1 lou2), but k and g before w are Cantonese's own
+  kw and gw (quiz -> kwi1 si2); r after a vowel is silent, elsewhere l;
   y, r and l after an onset consonant are dropped, except a y before u, said iu (cute -> kiu1, computer -> kam1
   piu1 taa2, YouTube -> ju1 tiu1); a stop after the final coda is dropped (send -> sen1,
   project -> po1 zek2); a final unstressed -el/-al is -ou (cancel -> ken1 sou2);
@@ -33,7 +34,7 @@ DATA_FILE = "english.tsv.gz"
 _VOWELS = {"AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW"}
 ONSET = {"P": "p", "B": "b", "T": "t", "D": "d", "K": "k", "G": "g", "F": "f", "V": "w", "TH": "f", "DH": "d",
          "S": "s", "Z": "s", "SH": "s", "ZH": "s", "HH": "h", "CH": "c", "JH": "z", "M": "m", "N": "n", "NG": "ng",
-         "L": "l", "R": "l", "W": "w", "Y": "j"}
+         "L": "l", "R": "l", "W": "w", "Y": "j", "KW": "kw", "GW": "gw"}
 NUCLEUS = {"AA": "aa", "AE": "e", "AH": "a", "AO": "o", "AW": "aau", "AY": "aai", "EH": "e", "ER": "aa",
            "EY": "ei", "IH": "i", "IY": "i", "OW": "ou", "OY": "oi", "UH": "u", "UW": "u"}
 CODA = {"P": "p", "B": "p", "T": "t", "D": "t", "K": "k", "G": "k", "M": "m", "N": "n", "NG": "ng"}
@@ -72,6 +73,8 @@ def syllabify(phones: list[str]) -> list[_Syllable]:
         # dropped (present -> pe san), as Hong Kong speech simplifies them, but a y before u is kept as iu (yod)
         if len(onset) > 1 and onset[-1] in ("Y", "R", "L"):
             onset = onset[:-1]
+        if len(onset) > 1 and onset[-1] == "W" and onset[-2] in ("K", "G"):  # Cantonese's own kw, gw: quiz -> kwi si
+            onset = onset[:-2] + [onset[-2] + "W"]
         for c in onset[:-1]:
             if c in OWN_SYLLABLE:
                 out.append(_Syllable("", "", 0, own=OWN_SYLLABLE[c]))

@@ -127,6 +127,16 @@ def test_a_y_before_u_is_said_iu(word, reading):
     assert read_word(word) == (reading, "english")
 
 
+@pytest.mark.parametrize("word, reading", [("quiz", ("kwi1", "si2")), ("queen", ("kwin1",)),
+                                           ("question", ("kwe1", "si1", "can2")), ("square", ("si1", "kwe1")),
+                                           ("Kwong", ("kwong1",)), ("linguistic", ("ling1", "gwi1", "si1", "tik2")),
+                                           ("twitter", ("tu1", "wit1", "taa2")), ("swim", ("si1", "wim1"))])
+def test_k_and_g_before_w_are_cantonese_kw_and_gw(word, reading):
+    """quiz, queen, Kwong: a k or g before w is one onset, Cantonese's own kw and gw (they read ku1 wi1 si2, ku1
+    win1, ku1 wong1); t and s before w, which Cantonese has no onset for, are still said apart."""
+    assert read_word(word) == (reading, "english")
+
+
 @pytest.mark.parametrize("word, reading", [("out", ("aau1",)), ("about", ("aa1", "baau1")),
                                            ("checkout", ("cek1", "kaau1")), ("output", ("aau1", "put1")),
                                            ("cloud", ("kaau1",)), ("down", ("daan1",)), ("account", ("aa1", "kaan1"))])
