@@ -426,8 +426,10 @@ def _like_that(text: str, i: int, before_word: bool) -> bool:
 # 靜靜咁走咗, 好好咁讀書, 安安靜靜咁做功課, 笑瞇瞇咁, 眼定定咁打量): HKCanCor writes it 噉 (33 of its 34 places), where
 # ToJyutping reads 咁 alone gam3, "so". Not after a doubled measure word or time (次次咁遠, 個個咁靚, 日日咁辛苦:
 # "every time so far"), nor after 明明 ("obviously") or the 流流 of a time (晨早流流, 年晚流流), before "so" (明明咁大,
-# 晨早流流咁刺激), nor before 多 or 少 (少少咁多, 啲啲咁多: "only so much").
-NOT_MANNER_BEFORE, NOT_MANNER_AFTER = "多少", COUNT_MEASURES | frozenset("明流")
+# 晨早流流咁刺激), nor after a kin word said twice, a person it compares with (有爸爸咁open, 好似媽媽咁高: "as … as"),
+# nor before 多 or 少 (少少咁多, 啲啲咁多: "only so much").
+KIN_SAID_TWICE = frozenset("爸媽哥姐弟妹婆公爺嫲叔伯姑舅姨嬸寶")
+NOT_MANNER_BEFORE, NOT_MANNER_AFTER = "多少", COUNT_MEASURES | frozenset("明流") | KIN_SAID_TWICE
 
 
 def _in_that_manner(text: str, i: int) -> bool:

@@ -526,10 +526,11 @@ def test_a_particle_closing_a_question_no_word_asks_is_the_yes_or_no_one(fronten
     ("嗰條友眼定定咁打量我", "gam2"),
     ("次次咁遠送我返", "gam3"), ("個個咁靚", "gam3"),  # a measure word said twice: "every … so"
     ("遠咗少少咁多", "gam3"), ("張梳化明明咁大", "gam3"), ("晨早流流咁刺激", "gam3"),
+    ("好少可有爸爸咁open噃", "gam3"), ("好似媽媽咁高", "gam3"),  # a kin word said twice: "as … as"
 ])
 def test_gam_after_a_word_said_twice_is_the_manner(frontend, text, said):
     """咁 after a word said twice is the manner (慢慢咁行), gam2, which HKCanCor writes 噉; ToJyutping's gam3, "so",
-    stands after a doubled measure word, 明明 or a time's 流流, and before 多 or 少."""
+    stands after a doubled measure word, 明明, a time's 流流 or a kin word (爸爸), and before 多 or 少."""
     got = frontend(text)
     k = got.graphemes.index("咁")
     assert got.jyutping[k] == said
