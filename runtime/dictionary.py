@@ -74,12 +74,13 @@ def skipped(text: str, i: int, word: str) -> bool:
 # words above were (2026-12-07; docs/g2p.md, the same paragraph, with what each cost: 香港海員工會, 蛻變成為, 人質) and
 # not 都會, 學生, 學校 or 中國, which words of ToJyutping's need inside them (會見 in HKCanCor's 都會見到, 校長 in
 # 中學校長, 國畫 in 畫中國畫). 唔好, "don't", since: its 好客 and 好學 (hou3) took 唔好客氣 and 唔好學人 (唔好處,
-# "drawbacks", then reads 處 alone: senses.py reads it cyu3 after 好).
+# "drawbacks", then reads 處 alone: senses.py reads it cyu3 after 好). 中學, since: its 學會 ("a society", wui2) took
+# 中學會考 (會考, wui6) and 中學會 before a verb (the modal, wui5).
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
     "個人", "行運", "人工", "營商", "花名", "點着", "唔少", "合成", "造成", "最好", "奶茶", "之間", "十幾", "點幾",
-    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好"})
+    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好", "中學"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
@@ -87,20 +88,26 @@ JOINS_A_CLUB_AFTER = "去要想行"
 # ToJyutping's 機會 ("a chance", gei1 wui6) took it: the character before 機 closes a machine (部機, 架機, 班機, 升降機,
 # 電視機, 洗衣機), not the 全部 of 全部機會 ("every chance"); 司機 was already a word no other may start inside.
 MACHINE, MACHINE_BEFORE = "機", "部架台班降飛手相視衣氣印款"
+# And 會 after students or classmates counted as people (有啲學生會搵工, 啲同學會一齊傾偈, 好多學生會去), where
+# ToJyutping's 學生會 ("a students' union") and 學會 ("a society") took it: 8 places of CTCPC and Common Voice, each
+# "will"; the union itself (學生會會長, 大學學生會) has no 啲, 有, 些, 多 or 班 before it.
+PEOPLE, PEOPLE_COUNTED_BY = ("學生", "同學"), "啲有些多班"
 
 
 def is_modal(text: str, k: int) -> bool:
-    """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, or after a 上 that closes a word (身上會) or a machine's 機
-    (部機會), the modal: decided by its neighbours alone."""
+    """Whether ``text[k]`` is a 會 of 唔會 or 會唔會, or after a 上 that closes a word (身上會), a machine's 機
+    (部機會) or people counted (啲同學會), the modal: decided by its neighbours alone."""
     return text[k] == MODAL and text[k + 1:k + 2] != SAY and (
         text[k - 1:k] == NOT or (text[k + 1:k + 3] == NOT + MODAL and text[k - 1:k + 1] not in NOUNS_BEFORE_WONT)
         or (text[k - 1:k] == ON and k >= 2 and text[k - 2] not in JOINS_A_CLUB_AFTER)
-        or (text[k - 1:k] == MACHINE and k >= 2 and text[k - 2] in MACHINE_BEFORE and text[k - 3:k - 1] != "全部"))
+        or (text[k - 1:k] == MACHINE and k >= 2 and text[k - 2] in MACHINE_BEFORE and text[k - 3:k - 1] != "全部")
+        or (text[k - 2:k] in PEOPLE and k >= 3 and text[k - 3] in PEOPLE_COUNTED_BY))
 
 
 def modal_places(text: str) -> frozenset[int]:
     """The places of ``text`` where the modal 會 stands (``is_modal``): no dictionary word may take them."""
-    if NOT + MODAL not in text and ON + MODAL not in text and MACHINE + MODAL not in text:
+    if NOT + MODAL not in text and ON + MODAL not in text and MACHINE + MODAL not in text and \
+            not any(people + MODAL in text for people in PEOPLE):
         return frozenset()
     return frozenset(k for k in range(len(text)) if is_modal(text, k))
 

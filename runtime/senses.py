@@ -1021,7 +1021,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _onto_a_site(text, matches, i, before_word, opens):
         return ONTO_SAID, f"{ch} before an English name, a verb → {ONTO_SAID}, \"to go onto\" (上YouTube), as in 上網"
     if is_modal(text, i):
-        return WILL_SAID, (f"{ch} in 唔{ch} or {ch}唔{ch}, or after a 上 closing a word → {WILL_SAID}, \"will\", "
+        return WILL_SAID, (f"{ch} in 唔{ch} or {ch}唔{ch}, or after a 上 closing a word, a machine or people counted "
+                           f"(啲同學{ch}) → {WILL_SAID}, \"will\", "
                            "the modal, a word of its own")
     if _a_daughter(text, matches, i):
         return DAUGHTER_SAID, f"{ch} after {DAUGHTER_AFTER}, nothing nominal after it → {DAUGHTER_SAID}, \"a daughter\""

@@ -152,13 +152,18 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("佢對人好客氣", "keoi5 deoi3 jan4 hou2 haak3 hei3"), ("好客之道", "hou3 haak3 zi1 dou6"),
     ("首歌好動聽", "sau2 go1 hou2 dung6 ting3"), ("件衫好色水", "gin6 saam1 hou2 sik1 seoi2"),
     ("佢好勝任", "keoi5 hou2 sing1 jam6"), ("個細路好好動", "go3 sai3 lou6 hou2 hou3 dung6"),
-    ("事實就係咁樣", "si6 sat6 zau6 hai6 gam2 joeng2"), ("佢係咁喊", "keoi5 hai6 gam3 haam3")])
+    ("事實就係咁樣", "si6 sat6 zau6 hai6 gam2 joeng2"), ("佢係咁喊", "keoi5 hai6 gam3 haam3"),
+    ("仲有啲同學會一齊傾偈", "zung6 jau5 di1 tung4 hok6 wui5 jat1 cai4 king1 gai2"),
+    ("有啲學生會搵工", "jau5 di1 hok6 saang1 wui5 wan2 gung1"), ("好多學生會去", "hou2 do1 hok6 saang1 wui5 heoi3"),
+    ("學生會會長", "hok6 saang1 wui2 wui6 zoeng2"), ("大學學生會啲活動", "daai6 hok6 hok6 saang1 wui2 di1 wut6 dung6"),
+    ("參加香港中學會考", "caam1 gaa1 hoeng1 gong2 zung1 hok6 wui6 haau2")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
     """ToJyutping's 嚟真 took 出嚟真係 (lai2) and its 上會 ("to join a loan club") took 身上會有: 真係 and 真正 are
     kept together, and 會 after a 上 that closes a word of place or manner is the modal "will"; its 開邊 (bin6),
     wrong wherever text writes it (住開邊個市: 邊 "which"), is never matched, though g2p-eval's baseline keeps it;
-    its 以為 took the 以 of 可以 (可以為你: 為 "for"), its 晚會 the 會 of 今晚會去, its 治家 政治家 …: no word starts
-    inside the words of STARTS_NO_WORD_INSIDE."""
+    its 以為 took the 以 of 可以 (可以為你: 為 "for"), its 晚會 the 會 of 今晚會去, its 治家 政治家, its 學會 中學會考
+    …: no word starts inside the words of STARTS_NO_WORD_INSIDE; its 學生會 took the modal after people counted
+    (有啲學生會搵工), which the union (學生會會長) never has."""
     from cantoedge.runtime.dictionary import tojyutping_dictionary as exact
 
     assert exact().readings("去開邊度")[2] == ("邊", "bin6")
