@@ -148,9 +148,11 @@ READ_AFTER = {
     # "elsewhere" and "where", which speech says syu3. After 好 it is 好處's (唔好處, "drawbacks", where no word may
     # start inside 唔好: dictionary.py). After the last character of a department's name it is that office, cyu3
     # (警務處, 入境事務處, 勞工處, 秘書處, 售票處, 統計處, 註冊處, 海事處, 休憩處; ToJyutping's own 辦事處 reads it so),
-    # not before 以 (滋事處以拘留, "punished with").
-    "處": ReadAfter("之高深低此各多一兩三近難某何別隨四處好務書票工事計冊憩空防境",
-                   "a word of place, a department's (警務處, 勞工處, 售票處) or the 好 of 好處", "cyu3", "a place",
+    # not before 以 (滋事處以拘留, "punished with"); and after a count (十六處古代建築, 有六處僭建, 幾處), an office's
+    # 接待 or 代表 (接待處, 代表處), 蔭涼 (蔭涼處休息) and 康文 (康文處); not after 朋友 (朋友處, "at a friend's",
+    # but 破女朋友處 is 破處, "a virgin's").
+    "處": ReadAfter("之高深低此各多一兩三近難某何別隨四處好務書票工事計冊憩空防境五六七八九十百千幾待表涼文",
+                   "a word of place, a count, an office's (警務處, 接待處) or the 好 of 好處", "cyu3", "a place",
                    "理置於事境分罰決死世方長以"),
     # 種 after a number or a demonstrative is the measure word "a kind", zung2, also where a dictionary word starts
     # with it: ToJyutping reads 種 alone so, but its words of the verb "to plant" (種植, 種花, 種樹, 種米, 種過,

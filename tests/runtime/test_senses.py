@@ -344,6 +344,8 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     ("處處設限", "處", "cyu3", "everywhere"), ("佢身處高位", "處", "cyu5", None), ("一處理就好", "處", "cyu5", None),
     ("呢個方法嘅唔好處", "處", "cyu3", "a place"), ("唔好處理住", "處", "cyu5", None),  # 好處 split by 唔好
     ("香港警務處發言人", "處", "cyu3", "a place"), ("好多人去勞工處投訴", "處", "cyu3", "a place"),
+    ("大地震十六處古代建築受損", "處", "cyu3", "a place"), ("係我哋嘅接待處", "處", "cyu3", "a place"),
+    ("在蔭涼處休息", "處", "cyu3", "a place"), ("忍心破女朋友處", "處", "cyu5", None),
     ("請問售票處喺邊度", "處", "cyu3", "a place"), ("因尋釁滋事處以行政拘留", "處", "cyu5", None),
     ("員工處於壓力之下", "處", "cyu5", None),
     # 邊 after 後 or 下 is "a side"; "which" before what it asks about
