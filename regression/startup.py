@@ -4,6 +4,7 @@ installed, and whether the runtime's modules have compiled bytecode, without whi
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -39,7 +40,6 @@ ToJyutping.get_jyutping_list(TEXT)
 t3 = time.perf_counter()
 print(__import__("json").dumps([t1 - t0, 0.0, t3 - t1]))
 """
-PARTS = ("import", "construct", "first")
 
 
 @dataclass
@@ -112,7 +112,7 @@ def measure_start(repeats: int = 21, text: str = START_TEXT, reference: bool = T
         raise ValueError("the first sentence to time is empty")
     scripts = {"cantoedge frontend": _FRONTEND}
     if reference and tojyutping_installed():
-        scripts["ToJyutping 3.2.0 alone"] = _TOJYUTPING
+        scripts[f"ToJyutping {importlib.metadata.version('ToJyutping')} alone"] = _TOJYUTPING
     samples: dict[str, list] = {name: [] for name in scripts}
     for _ in progress(range(repeats)) if progress else range(repeats):
         for name, script in scripts.items():

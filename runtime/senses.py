@@ -754,14 +754,11 @@ def _over_the_years(text: str, matches: list[Match], i: int) -> bool:
         not _followed_by(text, i, NOT_OVER_BEFORE)
 
 
-# 女 after 個, read alone, with nothing a noun could begin after it, is "a daughter", neoi2 (我個女, 佢個女好得意,
-# 佢係你個女, 個女話想做律師), as rime-cantonese's 個乖女, 大個女, 仔女, 孫女 and 生女 read it, where ToJyutping reads
-# 女 alone neoi5, the "female" of 女人, 女仔 and 女同事: after it only a run's end, a particle or a word that cannot
-# go on a noun (都 係 話 住 好 仲 …). HKCanCor reads its 個女 so where nothing nominal follows (6 places).
 # 上 closing a run that Latin letters follow, where it opens its phrase or follows a person, a modal or a verb of
-# putting, is "to go onto" a site or a platform, soeng5 (上YouTube睇片, 我上Facebook, 唔使上video, 掟啲相上Facebook,
-# 升返上D1), as ToJyutping's 上網 and 上台 read it, where it reads 上 alone soeng6, "on": 8 places of CTCPC and
-# Common Voice, each "onto". Where 上 closes a word (基本上, 馬上) or follows a noun it is "on" (枱上iPad): left alone.
+# putting, is "to go onto" a site or a platform, soeng5 (上YouTube睇片, 我上Facebook, 唔使上video, 放上YouTube,
+# 升返上D1), as ToJyutping's 上網 and 上台 read it, where it reads 上 alone soeng6, "on": 9 places of CTCPC and
+# Common Voice, each "onto". Where 上 closes a word (基本上, 馬上) or follows a noun it is "on" (枱上iPad): left
+# alone, and so is the thing put before it (掟啲相上Facebook, its one miss there).
 ONTO, ONTO_SAID = "上", "soeng5"
 ONTO_AFTER = PERSONS + "哋擺放掟貼升搬寄傳返番去再又都就先要使會想以"
 
@@ -773,6 +770,10 @@ def _onto_a_site(text: str, matches: list[Match], i: int, before_word: bool, ope
         (i in opens or (i > 0 and text[i - 1] in ONTO_AFTER))
 
 
+# 女 after 個, read alone, with nothing a noun could begin after it, is "a daughter", neoi2 (我個女, 佢個女好得意,
+# 佢係你個女, 個女話想做律師), as rime-cantonese's 個乖女, 大個女, 仔女, 孫女 and 生女 read it, where ToJyutping reads
+# 女 alone neoi5, the "female" of 女人, 女仔 and 女同事: after it only a run's end, a particle or a word that cannot
+# go on a noun (都 係 話 住 好 仲 …). HKCanCor reads its 個女 so where nothing nominal follows (6 places).
 DAUGHTER, DAUGHTER_SAID, DAUGHTER_AFTER = "女", "neoi2", "個"
 DAUGHTER_BEFORE = PARTICLES + "都係話住好仲幾去我你佢要俾冇唔有發改做拍詐幫咁噉會就又已而今琴嫁讀返喺嚟未畀"
 

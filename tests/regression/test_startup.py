@@ -20,7 +20,7 @@ def test_measure_times_each_part_in_fresh_processes_taking_turns_with_tojyutping
     assert ours.total_q1_ms <= ours.total_ms <= ours.total_q3_ms
     assert ours.total_ms >= ours.import_ms  # the sum of a process's parts, not one part
     if startup.tojyutping_installed():
-        assert [t.name for t in times] == ["cantoedge frontend", "ToJyutping 3.2.0 alone"]
+        assert times[1].name.startswith("ToJyutping ") and times[1].name.endswith(" alone")
         assert times[1].runs == 3 and times[1].import_ms > 0 and times[1].construct_ms == 0
     assert len(measure_start(3, reference=False)) == 1
 
