@@ -98,7 +98,10 @@ class ReadAfter:
 KIND_NOT_AFTER = ("單一", "統一", "唯一", "劃一", "專一", "萬一", "千萬", "應該", "活該", "本該", "理該",
                   *(side + "邊" for side in "兩旁呢哩嗰個四一左右前後上下入出裏裡外身海路街河岸周東南西北手床窗這那"))
 READ_AFTER = {
-    "相": ReadAfter("張幅", "a measure word", "soeng2", "a photo"),
+    # ... and after 貼, 疊, 曬 or 拍, which only photos follow (貼相上網, 成疊相, 曬相, 自拍相, 拍拖相: 相 closing the
+    # word a photo's kind), not before what makes it "mutual" again (拍相似, 貼相近): 6 places of CTCPC and Common
+    # Voice, each a photo; HKCanCor's unseen conversations +1.
+    "相": ReadAfter("張幅貼疊曬拍", "a measure word or a photo's verb", "soeng2", "a photo", "似近關互識處"),
     # 畫 after 幅 or 張 is "a picture", waa2 (呢幅畫, 呢張畫), as ToJyutping's own 幅畫 and 張畫 read it, where its
     # 呢幅 and 呢張 take the measure word and leave 畫 alone to its verb, waak6, "to draw"; not before an aspect or a
     # complement, after which it is that verb (呢張畫咗公仔嘅紙).

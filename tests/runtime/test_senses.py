@@ -38,6 +38,8 @@ def test_xia_after_an_english_verb_is_a_bit(frontend, text, reading):
 
 @pytest.mark.parametrize("text, reading", [
     ("呢張相好模糊", "soeng2"), ("幫我哋影張相吖", "soeng2"), ("一幅相", "soeng2"), ("嗰張相", "soeng2"),
+    ("成日貼相出來呃like", "soeng2"), ("係我嘅自拍相", "soeng2"), ("點解你哋成疊相都好似夜晚", "soeng2"),
+    ("望吓幅相對岸", "soeng2"), ("兩個人貼相近", "soeng1"),
     ("佢哋互相幫助", "soeng1"), ("相信我", "soeng1"),
     ("呢條友好貪錢", "jau2"), ("你班友做嘢", "jau2"), ("佢係我朋友", "jau5"), ("前女友", "jau5"),
     ("佢同年當選為中國國民黨主席", "wai4"), ("學校轉為全日制", "wai4"), ("將電話語言設置為香港粵語", "wai4"),
