@@ -945,14 +945,19 @@ class SaidAlone:
 # reads it alone and in each of its words (焫親, 焫雞, 熱焫焫) and ToJyutping in its own (焫手, 焫雞), where ToJyutping
 # reads it alone jyut3, a reading no Cantonese word of either keeps: 26 places of CTCPC and Common Voice, each naat3;
 # HKCanCor holds none.
+# 拮 read alone is "to prick", "to stab", gat1 (畀針拮親, 牙籤拮魚蛋, 件冷衫好拮肉, 拮咗佢兩刀), as rime-cantonese reads
+# it alone and in its 拮親, 拮傷 and 拮穿, where ToJyutping reads it alone git3, the literary reading its 拮据 ("hard
+# up") keeps: 30 places of CTCPC and Common Voice, each "to prick" or "to stab" but for the 拮据 it matches whole;
+# HKCanCor holds none.
 SIT, SIT_SAID = "坐", "co5"
 SAID_ALONE = {SIT: SaidAlone(SIT_SAID, "to sit, to ride", "坐落 and 靜坐 keep it", not_before="標位北"),
-              "焫": SaidAlone("naat3", "to scald, to burn", "no Cantonese word keeps it")}
+              "焫": SaidAlone("naat3", "to scald, to burn", "no Cantonese word keeps it"),
+              "拮": SaidAlone("gat1", "to prick, to stab", "拮据 keeps it", not_before="据據")}
 
 
 def said_alone(text: str, i: int) -> SaidAlone | None:
     """The spoken sense of ``text[i]`` read alone (坐 "to sit", not the 座 "a seat" of 坐標 or 坐位, nor 坐北
-    "facing"; 焫 "to scald"), or None."""
+    "facing"; 焫 "to scald"; 拮 "to prick"), or None."""
     stated = SAID_ALONE.get(text[i])
     return None if stated is None or _followed_by(text, i, stated.not_before) else stated
 

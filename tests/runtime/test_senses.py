@@ -107,6 +107,15 @@ def test_naat_alone_is_to_scald(frontend, text):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("畀針拮親手指", "gat1"), ("件冷衫好拮肉", "gat1"), ("嗰賊拮咗佢兩刀", "gat1"), ("要支竹籤拮魚蛋", "gat1"),
+    ("經費拮据", "git3"), ("佢生活拮據", "git3")])
+def test_gat_alone_is_to_prick(frontend, text, reading):
+    """拮 read alone is "to prick", gat1, as rime-cantonese reads it alone and in its words; ToJyutping's 拮据
+    ("hard up"), and 拮據 as text also writes it, keep git3."""
+    assert_reads(frontend, text, "拮", reading, "gat1", "to prick, to stab")
+
+
+@pytest.mark.parametrize("text, reading", [
     ("佢每朝都喺公園練功", "ziu1"), ("佢成朝坐咗喺度", "ziu1"), ("嗰朝落大雨", "ziu1"), ("琴朝", "ziu1"),
     ("巴士由朝到晚都滿座", "ziu1"), ("今朝好凍", "ziu1"), ("清朝末年", "ciu4"), ("每朝代都有", "ciu4"),
     ("由朝廷決定", "ciu4"), ("坐北朝南", "ciu4")])
