@@ -64,16 +64,17 @@ def spelled_apart(utterances: Iterable[HKUtterance], base: WordDictionary) -> fr
     return frozenset(p for p, q in SPELLED_APART.items() if settled(counts[q]) == base.readings(p)[0][1])
 
 
-def build_lexicon(utterances: Iterable[HKUtterance], base: WordDictionary | None = None) -> dict[str, str]:
+def build_lexicon(utterances: Iterable[HKUtterance], base: WordDictionary | None = None,
+                  apart: frozenset[str] | None = None) -> dict[str, str]:
     """Words whose HKCanCor reading is settled and differs from ToJyutping's: where HKCanCor reads a word two
     ways, or rarely, ToJyutping (built from other sources) keeps it. The evidence for an entry is where it would
     apply: the places ToJyutping's own segmentation reads that word (a character alone included), and, for
     HKCanCor's words that ToJyutping lacks, HKCanCor's own tokens of them. No entry for a particle HKCanCor
-    spells apart (spelled_apart)."""
+    spells apart (``apart``, else spelled_apart over ``utterances``)."""
     base = base or base_dictionary()
     utterances = list(utterances)
     evidence = applied_readings(utterances, base)
-    for particle in spelled_apart(utterances, base):
+    for particle in spelled_apart(utterances, base) if apart is None else apart:
         evidence.pop(particle, None)
     for word, counts in reading_counts(utterances).items():
         if base.get(word) is None:
@@ -138,14 +139,16 @@ def applied_readings(utterances: Iterable[HKUtterance], base: WordDictionary) ->
     return counts
 
 
-def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend) -> list[ContextRule]:
+def build_context_rules(utterances: Iterable[HKUtterance], frontend: Frontend,
+                        apart: frozenset[str] | None = None) -> list[ContextRule]:
     """Settled readings per character and neighbour context, for the characters ``frontend`` (ToJyutping and
     the lexicon) misreads in at least MIN_OCCURRENCES training places; sorted, so the file is deterministic.
     The evidence is where a rule applies: places where the dictionary reads the character alone, not inside a
     longer word nor a plain word (天下), whose reading the frontend keeps. None for a particle HKCanCor spells
-    apart (spelled_apart): its every context would restate the spelling."""
+    apart (``apart``, else spelled_apart over ``utterances``): its every context would restate the spelling."""
     utterances = list(utterances)
-    apart = spelled_apart(utterances, base_dictionary())
+    if apart is None:
+        apart = spelled_apart(utterances, base_dictionary())
     counts: dict[tuple[str, str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     misread: collections.Counter[str] = collections.Counter()
     for utt in utterances:
@@ -245,11 +248,12 @@ def build_g2p_data(train: Sequence[HKUtterance]) -> tuple[dict[str, str], list[C
     """The lexicon, then the context rules for what ToJyutping and that lexicon still misread, learnt outside the
     plain words, and the plain words of the characters that have rules, an entry of their own or a stated reading
     alone (坐 co5, which gives way to ToJyutping's zo6 in 坐落): the three files `cantoedge corpus lexicon` writes."""
-    entries = build_lexicon(train)
+    apart = spelled_apart(train, base_dictionary())  # walked once for both builders
+    entries = build_lexicon(train, apart=apart)
     own = own_entries(entries, train)
     plain = plain_words(base_dictionary().layered(entries), base_dictionary(), own)
     rules = build_context_rules(train, Frontend(lexicon=entries, context=ContextRules([]),
-                                                plain_words=PlainWords(plain)))
+                                                plain_words=PlainWords(plain)), apart)
     return entries, rules, holding(plain, {r.char for r in rules} | own | SAID_ALONE.keys())
 
 
