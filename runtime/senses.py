@@ -947,8 +947,8 @@ class SaidAlone:
 # HKCanCor holds none.
 # 拮 read alone is "to prick", "to stab", gat1 (畀針拮親, 牙籤拮魚蛋, 件冷衫好拮肉, 拮咗佢兩刀), as rime-cantonese reads
 # it alone and in its 拮親, 拮傷 and 拮穿, where ToJyutping reads it alone git3, the literary reading its 拮据 ("hard
-# up") keeps: 30 places of CTCPC and Common Voice, each "to prick" or "to stab" but for the 拮据 it matches whole;
-# HKCanCor holds none.
+# up") keeps, a word it matches whole: 29 places of CTCPC and Common Voice changed, "to prick" or "to stab" but for
+# a few of slang said gat1 too (拮拮friend); HKCanCor holds none.
 SIT, SIT_SAID = "坐", "co5"
 SAID_ALONE = {SIT: SaidAlone(SIT_SAID, "to sit, to ride", "坐落 and 靜坐 keep it", not_before="標位北"),
               "焫": SaidAlone("naat3", "to scald, to burn", "no Cantonese word keeps it"),
