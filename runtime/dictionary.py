@@ -58,12 +58,15 @@ SKIPPED_WORDS = frozenset({"開邊", "口密", "會試", "頭落", "個都會", 
 AT_THE_MEETING, AT_THE_MEETING_AFTER = "會上", "喺響响嘅的在於之"
 MEETINGS = ("諮詢", "記者", "發佈", "發布", "研討", "座談", "股東", "大", "晚", "酒", "年", "聽證", "峰", "說明",
             "簡介", "見面", "交流", "理事", "董事", "委員", "議", "茶")
+# And ToJyutping's 人為 ("man-made") and 代為 ("on one's behalf") never before 咗, which neither takes: there 為 is
+# the "for" of 為咗 (wai6) after a person or an era (北韓人為咗生存, 好多人為咗張綠卡, 近代為咗避難).
+NOT_BEFORE_DONE, DONE = frozenset({"人為", "代為"}), "咗"
 
 
 def skipped(text: str, i: int, word: str) -> bool:
-    """Whether ``word``, matched at ``text[i]``, is one the frontend never takes there (SKIPPED_WORDS), or 會上 where
-    no meeting is meant."""
-    if word in SKIPPED_WORDS:
+    """Whether ``word``, matched at ``text[i]``, is one the frontend never takes there (SKIPPED_WORDS, or
+    NOT_BEFORE_DONE before 咗), or 會上 where no meeting is meant."""
+    if word in SKIPPED_WORDS or (word in NOT_BEFORE_DONE and text[i + len(word):i + len(word) + 1] == DONE):
         return True
     return word == AT_THE_MEETING and i > 0 and text[i - 1] not in AT_THE_MEETING_AFTER and \
         not text.endswith(MEETINGS, 0, i)
@@ -75,12 +78,15 @@ def skipped(text: str, i: int, word: str) -> bool:
 # not 都會, 學生, 學校 or 中國, which words of ToJyutping's need inside them (會見 in HKCanCor's 都會見到, 校長 in
 # 中學校長, 國畫 in 畫中國畫). 唔好, "don't", since: its 好客 and 好學 (hou3) took 唔好客氣 and 唔好學人 (唔好處,
 # "drawbacks", then reads 處 alone: senses.py reads it cyu3 after 好). 中學, since: its 學會 ("a society", wui2) took
-# 中學會考 (會考, wui6) and 中學會 before a verb (the modal, wui5).
+# 中學會考 (會考, wui6) and 中學會 before a verb (the modal, wui5). 因為, since: ToJyutping has no 因為 (its
+# reading is its characters'), so its 為人, 為政 and 為難 (wai4) took 因為人哋, 因為政府 and 因為難產 (HKCanCor reads
+# 因為 wai6 in all 286 places). And 瞓著 and 點著, written with 著 as 瞓着 and 點着 are with 着: its 著咗 ("wore",
+# zoek3) took 瞓著咗.
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
     "個人", "行運", "人工", "營商", "花名", "點着", "唔少", "合成", "造成", "最好", "奶茶", "之間", "十幾", "點幾",
-    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好", "中學"})
+    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好", "中學", "因為", "瞓著", "點著"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
