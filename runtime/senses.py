@@ -183,6 +183,10 @@ READ_AFTER = {
     # ToJyutping cung5, "heavy"; HKCanCor reads its one such place so (咁多重嘅檢驗). Not after 幾多, "how heavy", nor
     # 差唔多, "about as heavy".
     "重": ReadAfter("三多萬兩雙", "a count", "cung4", "-fold, layers", "嘢量", not_after_words=("幾多", "唔多")),
+    # 仗 after a fight's verb or aspect, its outcome or a count is "a battle", zoeng3 (打緊仗, 打完仗, 打過仗, 打勝仗,
+    # 打敗仗, 硬仗, 呢場仗, 一仗), as ToJyutping's own 打仗 reads it, where it reads 仗 alone zoeng6, "to rely on"
+    # (仗勢, 仗住), the 仗 of 陣仗 and 儀仗 too, which stay; not before what makes it that verb again (仗義, 仗勢).
+    "仗": ReadAfter("打緊完過勝敗硬場一呢", "a fight's verb, its outcome or a count", "zoeng3", "a battle", "義勢住恃"),
     # 邊 after 後 or 下 is "a side", bin6 (坐喺後邊, 喺下邊), as ToJyutping's 前邊, 左邊 and 出邊 and rime-cantonese's
     # 下邊 read it, where ToJyutping reads 邊 alone bin1 ("which", "edge"); not before what makes it "which" (睇下邊個,
     # 然後邊度, 問下邊到 for 邊度).

@@ -362,6 +362,10 @@ def test_xia_after_a_verb_said_twice_is_for_a_while(frontend, text, index, readi
     # 邊 after 後 or 下 is "a side"; "which" before what it asks about
     ("坐喺佢後邊", "邊", "bin6", "a side"), ("匿埋喺舊石下邊", "邊", "bin6", "a side"),
     ("睇下邊個痛", "邊", "bin1", None), ("問下邊到賣", "邊", "bin1", None),
+    # 仗 after a fight's verb, its outcome or a count is "a battle"; 陣仗, 儀仗 and 仗義 keep zoeng6
+    *[(text, "仗", "zoeng3", "a battle") for text in ("我哋會贏呢場仗嘅", "打完仗之後", "自己係個打緊仗嘅士兵",
+                                                      "打勝仗")],
+    *[(text, "仗", "zoeng6", None) for text in ("使乜咁大陣仗吖", "三軍儀仗隊", "行俠仗義")],
     # 正 after a word of degree is "great"; where it begins 正常 or 正宗 it keeps zing3
     ("冬天最正就係食蛇羹", "正", "zeng3", "great"), ("實在太正", "正", "zeng3", "great"),
     ("對白係最正宗嘅", "正", "zing3", None), ("好正常", "正", "zing3", None),
