@@ -49,8 +49,9 @@ KEPT_TOGETHER = frozenset({
 # 頭落 (tau4 lok1), in all 7 places a 頭 before 落 "to fall", "to go down" (石頭落喺, 碼頭落船, 批個頭落嚟: lok6). And
 # 個都會 (go3 dou1 wui6, "the city"), in all 4 places a 個 before the modal (個個都會蝦碌, 幾個都會係: wui5). And 呢家
 # (li1 gaa1), in all 20 places "this" before the measure word 家 (呢家公司, 呢家店, 升遷呢家嘢: ni1, senses.py) or
-# "now", which says ni1 too.
-SKIPPED_WORDS = frozenset({"開邊", "口密", "會試", "頭落", "個都會", "呢家"})
+# "now", which says ni1 too. And 亞媽 (aa3 maa5), in all 27 places "mother", maa1, as rime-cantonese's and
+# ToJyutping's own 阿媽, CC-Canto's 亞媽 and HKCanCor's 22 阿媽 read it (你亞媽病咗, 聽亞媽話).
+SKIPPED_WORDS = frozenset({"開邊", "口密", "會試", "頭落", "個都會", "呢家", "亞媽"})
 # And 會上 ("at the meeting", wui2 soeng6) only where a meeting is meant: after a preposition or 嘅 (喺會上發言, 響會上,
 # 嘅會上), opening the run (會上冇人提出) or closing a meeting's name (諮詢會上); elsewhere its 會 is the modal and its
 # 上 begins the verb (會上升, 會上癮, 會上線, 豬乸都會上樹, 我會上郵輪): 20 of its 28 places of CTCPC and Common Voice.
@@ -81,12 +82,13 @@ def skipped(text: str, i: int, word: str) -> bool:
 # 中學會考 (會考, wui6) and 中學會 before a verb (the modal, wui5). 因為, since: ToJyutping has no 因為 (its
 # reading is its characters'), so its 為人, 為政 and 為難 (wai4) took 因為人哋, 因為政府 and 因為難產 (HKCanCor reads
 # 因為 wai6 in all 286 places). And 瞓著 and 點著, written with 著 as 瞓着 and 點着 are with 着: its 著咗 ("wore",
-# zoek3) took 瞓著咗.
+# zoek3) took 瞓著咗; and 瞌着 ("dozed off") and 燒着 ("caught fire") with either (瞌著咗, 燒著咗: zoek6).
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
     "個人", "行運", "人工", "營商", "花名", "點着", "唔少", "合成", "造成", "最好", "奶茶", "之間", "十幾", "點幾",
-    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好", "中學", "因為", "瞓著", "點著"})
+    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好", "中學", "因為", "瞓著", "點著", "瞌着", "瞌著", "燒着",
+    "燒著"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"

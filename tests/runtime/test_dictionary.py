@@ -148,7 +148,7 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("唔好乜都枳入行李袋", "m4 hou2 mat1 dou1 zi2 jap6 hang4 lei5 doi2"),
     ("呢個人好口密", "ni1 go3 jan4 hou2 hau2 mat6"), ("我覺得我會試一次", "ngo5 gok3 dak1 ngo5 wui5 si3 jat1 ci3"),
     ("你哋會喺碼頭落船", "nei5 dei6 wui5 hai2 maa5 tau4 lok6 syun4"), ("個個都會蝦碌", "go3 go3 dou1 wui5 haa1 luk1"),
-    ("呢家店", "ni1 gaa1 dim3"), ("升遷呢家嘢", "sing1 cin1 ni1 gaa1 je5"),
+    ("呢家店", "ni1 gaa1 dim3"), ("升遷呢家嘢", "sing1 cin1 ni1 gaa1 je5"), ("要聽亞媽話", "jiu3 teng1 aa3 maa1 waa6"),
     ("失業率仲會上升", "sat1 jip6 leot2 zung6 wui5 soeng6 sing1"), ("吸毒會上癮", "kap1 duk6 wui5 soeng5 jan5"),
     ("佢喺會上發言", "keoi5 hai2 wui2 soeng6 faat3 jin4"), ("社會上好多人", "se5 wui2 soeng6 hou2 do1 jan4"),
     ("寧願睇中醫", "ning4 jyun2 tai2 zung1 ji1"), ("食多啲唔好客氣", "sik6 do1 di1 m4 hou2 haak3 hei3"),
@@ -163,7 +163,7 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("參加香港中學會考", "caam1 gaa1 hoeng1 gong2 zung1 hok6 wui6 haau2"),
     ("唔係因為人哋", "m4 hai6 jan1 wai6 jan4 dei6"), ("因為政府想", "jan1 wai6 zing3 fu2 soeng2"),
     ("佢為人正直", "keoi5 wai4 jan4 zing3 zik6"), ("又瞓著咗", "jau6 fan3 zoek6 zo2"),
-    ("你著咗鴛鴦襪", "nei5 zoek3 zo2 jyun1 joeng1 mat6"),
+    ("間廠燒着咗", "gaan1 cong2 siu1 zoek6 zo2"), ("你著咗鴛鴦襪", "nei5 zoek3 zo2 jyun1 joeng1 mat6"),
     ("北韓人為咗生存", "bak1 hon4 jan4 wai6 zo2 sang1 cyun4"), ("人為因素", "jan4 wai4 jan1 sou3"),
     ("近代為咗避難", "gan6 doi6 wai6 zo2 bei6 naan6"), ("已經成為咗", "ji5 ging1 sing4 wai4 zo2")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
