@@ -59,15 +59,26 @@ SKIPPED_WORDS = frozenset({"開邊", "口密", "會試", "頭落", "個都會", 
 AT_THE_MEETING, AT_THE_MEETING_AFTER = "會上", "喺響响嘅的在於之"
 MEETINGS = ("諮詢", "記者", "發佈", "發布", "研討", "座談", "股東", "大", "晚", "酒", "年", "聽證", "峰", "說明",
             "簡介", "見面", "交流", "理事", "董事", "委員", "議", "茶")
-# And ToJyutping's 人為 ("man-made") and 代為 ("on one's behalf") never before 咗, which neither takes: there 為 is
-# the "for" of 為咗 (wai6) after a person or an era (北韓人為咗生存, 好多人為咗張綠卡, 近代為咗避難).
-NOT_BEFORE_DONE, DONE = frozenset({"人為", "代為"}), "咗"
+# And words of ToJyutping's not matched beside some characters (the word: those before it, those after it). Its 人為
+# ("man-made") and 代為 ("on one's behalf") never before 咗, which neither takes: there 為 is the "for" of 為咗 (wai6)
+# after a person or an era (北韓人為咗生存, 好多人為咗張綠卡, 近代為咗避難). Its 着咗 and 著咗 ("wore", zoek3) not after
+# a light, an engine, a fan or 開, nor before 火, 草 or 燈, where 着 is "alight", "going", zoek6 (個燈着咗, 引擎著咗,
+# 開着咗, 風扇着咗火, 寫字樓著咗燈) or 着草 "fled" (着咗草); the 着 of 瞓着咗 and 點着咗 starts no word (below).
+ALIGHT_AFTER, ALIGHT_BEFORE = "燈擎扇管開", "火草燈"
+NOT_BESIDE = {"人為": ("", "咗"), "代為": ("", "咗"), "着咗": (ALIGHT_AFTER, ALIGHT_BEFORE),
+              "著咗": (ALIGHT_AFTER, ALIGHT_BEFORE)}
+
+
+def _beside(text: str, i: int, word: str, before: str, after: str) -> bool:
+    """Whether ``word`` at ``text[i]`` has one of ``before`` right before it or one of ``after`` right after it."""
+    prev, nxt = text[i - 1:i] if i else "", text[i + len(word):i + len(word) + 1]
+    return bool(prev and prev in before) or bool(nxt and nxt in after)
 
 
 def skipped(text: str, i: int, word: str) -> bool:
-    """Whether ``word``, matched at ``text[i]``, is one the frontend never takes there (SKIPPED_WORDS, or
-    NOT_BEFORE_DONE before 咗), or 會上 where no meeting is meant."""
-    if word in SKIPPED_WORDS or (word in NOT_BEFORE_DONE and text[i + len(word):i + len(word) + 1] == DONE):
+    """Whether ``word``, matched at ``text[i]``, is one the frontend never takes there (SKIPPED_WORDS, or NOT_BESIDE
+    beside its characters), or 會上 where no meeting is meant."""
+    if word in SKIPPED_WORDS or (word in NOT_BESIDE and _beside(text, i, word, *NOT_BESIDE[word])):
         return True
     return word == AT_THE_MEETING and i > 0 and text[i - 1] not in AT_THE_MEETING_AFTER and \
         not text.endswith(MEETINGS, 0, i)
