@@ -26,6 +26,8 @@ DICTIONARY_FILE = "data/tojyutping.tsv"  # key<TAB>reading of each character, co
 # left out (好似, 條女, 父母, 粒鐘). And 客氣, 動聽, 動人, 色情, 勝任, 色水, 戰略, 客觀: ToJyutping's 好客, 好動, 好色,
 # 好勝 and 好戰 (hou3, "fond of") took a 好 of degree before them (佢對人好客氣, 首歌好動聽, 件衫好色水). And 咁樣 and
 # 噉樣 ("like this", gam2 joeng2): ToJyutping's 係咁 and the lexicon's (hai6 gam3, "keep on") took 就係咁樣, 係咁樣嘅.
+# And 正式, 正話 ("just now") and 對出 ("just outside"): its 校正 and 校對 (gaau3) took 學校正式, 學校正話 and 學校對出
+# (haau6), since no word may start inside 學校 only at the cost of 中學校長's 校長.
 KEPT_TOGETHER = frozenset({
     "下午", "下晝", "奇怪", "奇妙", "奇特", "真係", "真正", "面前", "面對", "面積", "參加", "參與", "話題", "話事",
     "好多", "女友", "位置", "位於", "樓下", "樓梯", "成分", "故事", "質疑", "中國", "中文", "娘娘", "耐性", "女人",
@@ -33,7 +35,7 @@ KEPT_TOGETHER = frozenset({
     "更加", "計數", "將會", "計劃", "只係", "地方", "應該", "人頭", "之前", "人數", "考慮", "冷氣", "魚蛋", "冷震",
     "行政", "當然", "銀行", "中央", "中心", "中華", "分析", "分享", "分鐘", "女性", "生物", "使用", "表示", "夜晚",
     "市民", "傳統", "少少", "文化", "行動", "聲援", "行李", "物品", "行星", "中醫", "客氣", "動聽", "動人", "色情",
-    "勝任", "色水", "戰略", "客觀", "咁樣", "噉樣"})
+    "勝任", "色水", "戰略", "客觀", "咁樣", "噉樣", "正式", "正話", "對出"})
 # Characters no word may take, by what is around them: 會 in 唔會 ("will not") and before it (會唔會, "will or
 # won't") is the modal, a word of its own, where ToJyutping's 會長 and 會考 took it after 唔 (會唔會長久 read 長 as
 # "chairman", zoeng2) and its 晚會, 公會 and 工會 before 唔會 (夜晚會唔會, 老公會唔會: wui2); not in 機會 or 社會,

@@ -165,6 +165,8 @@ def test_very_strange_is_not_read_as_curious(text, said):
     ("間廠燒着咗", "gaan1 cong2 siu1 zoek6 zo2"), ("你著咗鴛鴦襪", "nei5 zoek3 zo2 jyun1 joeng1 mat6"),
     ("呢個燈着咗", "ni1 go3 dang1 zoek6 zo2"), ("風扇着咗火", "fung1 sin3 zoek6 zo2 fo2"),
     ("佢上個月着咗草", "keoi5 soeng6 go3 jyut6 zoek6 zo2 cou2"), ("佢着咗條裙", "keoi5 zoek3 zo2 tiu4 kwan4"),
+    ("呢間學校正式搬入去", "ni1 gaan1 hok6 haau6 zing3 sik1 bun1 jap6 heoi3"),
+    ("學校對出嘅空地", "hok6 haau6 deoi3 ceot1 ge3 hung1 dei6"),
     ("北韓人為咗生存", "bak1 hon4 jan4 wai6 zo2 sang1 cyun4"), ("人為因素", "jan4 wai4 jan1 sou3"),
     ("近代為咗避難", "gan6 doi6 wai6 zo2 bei6 naan6"), ("已經成為咗", "ji5 ging1 sing4 wai4 zo2")])
 def test_a_word_does_not_take_the_start_of_the_next(text, said):
