@@ -809,6 +809,22 @@ def _takes_for(text: str, matches: list[Match], i: int) -> bool:
         _followed_by(text, i, PERSONS) and text[i + 2:i + 3] != "面"
 
 
+# ... and 當 after a person or a word that leads a verb (都, 就, 唔, 唔好, 冇, 好似, 已經, 只係, 梗係, 即係), with 係
+# within four characters after it, is "to take (something) as", dong3 (都當佢係寶貝, 你唔好當自己係老細,
+# 只係當香港係暫居之所, 就當你係籮底橙), where a 當 that opens its phrase or follows 但, 但係, 而 or 就係 is "when"
+# (但當人哋話我係, 但係當啲人係); not where it begins a word ToJyutping leaves to its characters (我當時係, 當年).
+TAKE_AS_AFTER, TAKE_AS_AFTER_WORDS = "都就唔冇哋" + PERSONS, ("唔好", "好似", "已經", "只係", "梗係", "即係")
+TAKE_AS, TAKE_AS_WITHIN, TAKE_AS_NOT_BEFORE = "係", 4, "時年日天中初局然代晚"
+
+
+def _takes_as(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 當 read alone after a person or a word that leads a verb, takes something as 係
+    what follows: "to take as"."""
+    return text[i] == TAKE_FOR and len(matches[i][2]) == 1 and not _followed_by(text, i, TAKE_AS_NOT_BEFORE) and \
+        (_preceded_by(text, i, TAKE_AS_AFTER) or text.endswith(TAKE_AS_AFTER_WORDS, 0, i)) and \
+        TAKE_AS in text[i + 1:i + 1 + TAKE_AS_WITHIN]
+
+
 # 份 closing ToJyutping's 有份, 冇份 or 兩份 ("a share", "two portions", fan2: 人人有份, 兩份食) is the measure word,
 # fan6, before what it counts (有份工, 有份牛工, 兩份禮物, 兩份兼職, 兩份合同), as HKCanCor reads its 有份工 and
 # 兩份禮物 and rime-cantonese its 一式兩份: 19 places of CTCPC and Common Voice, each counting.
@@ -1082,6 +1098,9 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _takes_for(text, matches, i):
         return TAKE_FOR_SAID, (f"{ch} between {text[i - 1]} and {text[i + 1]} → {TAKE_FOR_SAID}, \"to take for\" "
                                "(你當我係咩)")
+    if _takes_as(text, matches, i):
+        return TAKE_FOR_SAID, (f"{ch} after {text[i - 1]}, with {TAKE_AS} after what it takes → {TAKE_FOR_SAID}, "
+                               "\"to take as\" (都當佢係寶貝)")
     if stated := _read_after(text, matches, i):
         return stated.reading, f"{ch} after {text[i - 1]}, {stated.role} → {stated.reading}, \"{stated.sense}\""
     return None

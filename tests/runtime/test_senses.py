@@ -86,6 +86,17 @@ def test_dang_between_two_persons_is_to_take_for(frontend, text, reading):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("成家都當佢係寶貝", "dong3"), ("你唔好當自己係老細", "dong3"), ("佢哋只係當香港係暫居之所", "dong3"),
+    ("好似當我係朋友噉", "dong3"), ("佢就當我係衰人", "dong3"),
+    ("但當人哋話我係手指畫家", "dong1"), ("但係當啲人係都要", "dong1"), ("我當時係咁諗", "dong1"),
+    ("就係當佢如果係選中", "dong1")])
+def test_dang_after_a_person_or_an_adverb_with_hai_after_is_to_take_as(frontend, text, reading):
+    """當 after a person or a word that leads a verb (都, 唔好, 只係, 好似, 就), with 係 after what it takes, is "to
+    take as", dong3; after 但 or 但係, or where it begins 當時, it stays dong1, "when"."""
+    assert_reads(frontend, text, "當", reading, "dong3", "to take as")
+
+
+@pytest.mark.parametrize("text, reading", [
     ("我坐巴士返工", "co5"), ("佢坐咗喺前面", "co5"), ("呢度冇位坐", "co5"), ("唔夠埞坐咁多人", "co5"),
     ("佢以前坐過幾年監", "co5"), ("坐低", "co5"),  # ToJyutping's own word 坐低 reads it so
     ("棟大廈坐落喺尖沙咀", "zo6"), ("佢哋靜坐抗議", "zo6"),  # plain words of rime-cantonese: its literary reading
