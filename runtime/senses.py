@@ -918,6 +918,21 @@ def _meets(text: str, matches: list[Match], i: int) -> bool:
         not _preceded_by(text, i, WILL_AFTER)
 
 
+# 會 read alone after 開 and its aspect, a measure word or a question word (佢開緊會, 等你開完會, 開親會都要半日,
+# 去開個會, 開咩會呀, 開早會, 開下會) is "a meeting", wui2, as ToJyutping's own 開會 and HKCanCor's 開下會 read it,
+# where it reads 會 alone wui5, the modal: 17 places of CTCPC and Common Voice, each a meeting (its 早會 already reads
+# wui2; the lexicon's 會同, "will … with", still takes 開完會同佢傾). Not after 開咗, which the modal follows too
+# (門開咗會自動閂), nor 開始 (開始會停止運作). With HKCanCor's 開下會 read so, its training split misreads 會 in
+# only 2 places, under the 3 a context rule needs, so the 134 rules that restated 會's wui5 went (datasets/lexicon.py).
+MEETING, MEETING_SAID = "會", "wui2"
+HOLDS_A_MEETING = ("開緊", "開完", "開親", "開個", "開咩", "開早", "開下")
+
+
+def _a_meeting(text: str, matches: list[Match], i: int) -> bool:
+    """Whether ``matches[i]``, a 會 read alone, follows 開 and its aspect or a measure word: "a meeting"."""
+    return text[i] == MEETING and len(matches[i][2]) == 1 and text.endswith(HOLDS_A_MEETING, 0, i)
+
+
 # 鋪 after a shop's trade or a word of keeping shop is "a shop", pou3 (商鋪, 店鋪, 金鋪, 藥鋪, 西餅鋪, 雜貨鋪, 開鋪,
 # 閂鋪, 封鋪, 吉鋪, 呢間鋪), the 舖 that Hong Kong text also writes 鋪, as rime-cantonese reads its words of the shop
 # either way (店鋪, 金鋪, 閂鋪, 商舖, 雜貨舖), where ToJyutping reads 鋪 alone pou1, "to spread", "to pave" (鋪路,
@@ -1072,6 +1087,8 @@ def stated_sense(text: str, matches: list[Match], i: int, after_word: bool = Fal
     if _meets(text, matches, i):
         return MEET_SAID, (f"{ch} of {MEET} with no complement after it and no person before it → {MEET_SAID}, "
                            "\"to meet\"")
+    if _a_meeting(text, matches, i):
+        return MEETING_SAID, f"{ch} after {text[i - 2:i]} → {MEETING_SAID}, \"a meeting\", as in 開會"
     if _causes(text, matches, i):
         return CAUSE_SAID, f"{ch} before {text[i + 1]}, whom it makes do something → {CAUSE_SAID}, \"to cause\""
     if _over_the_years(text, matches, i):

@@ -86,6 +86,15 @@ def test_dang_between_two_persons_is_to_take_for(frontend, text, reading):
 
 
 @pytest.mark.parametrize("text, reading", [
+    ("佢而家開緊會", "wui2"), ("等你開完會先去接個仔", "wui2"), ("我而家去開個會先", "wui2"), ("我哋開咩會呀", "wui2"),
+    ("開親會都要半日", "wui2"), ("下個月開始會停止運作", "wui5"), ("道門開咗會自動閂", "wui5")])
+def test_hui_after_kai_and_its_aspect_is_a_meeting(frontend, text, reading):
+    """會 after 開 and its aspect, a measure word or a question word is "a meeting", wui2, as in 開會; after 開始 or
+    開咗, which the modal follows too, it stays wui5."""
+    assert_reads(frontend, text, "會", reading, "wui2", "a meeting")
+
+
+@pytest.mark.parametrize("text, reading", [
     ("成家都當佢係寶貝", "dong3"), ("你唔好當自己係老細", "dong3"), ("佢哋只係當香港係暫居之所", "dong3"),
     ("好似當我係朋友噉", "dong3"), ("佢就當我係衰人", "dong3"),
     ("但當人哋話我係手指畫家", "dong1"), ("但係當啲人係都要", "dong1"), ("我當時係咁諗", "dong1"),
