@@ -64,9 +64,10 @@ MEETINGS = ("諮詢", "記者", "發佈", "發布", "研討", "座談", "股東"
 # And words of ToJyutping's not matched beside some characters (the word: those before it, those after it). Its 人為
 # ("man-made") and 代為 ("on one's behalf") never before 咗, which neither takes: there 為 is the "for" of 為咗 (wai6)
 # after a person or an era (北韓人為咗生存, 好多人為咗張綠卡, 近代為咗避難). Its 着咗 and 著咗 ("wore", zoek3) not after
-# a light, an engine, a fan or 開, nor before 火, 草 or 燈, where 着 is "alight", "going", zoek6 (個燈着咗, 引擎著咗,
-# 開着咗, 風扇着咗火, 寫字樓著咗燈) or 着草 "fled" (着咗草); the 着 of 瞓着咗 and 點着咗 starts no word (below).
-ALIGHT_AFTER, ALIGHT_BEFORE = "燈擎扇管開", "火草燈"
+# a light, an engine, a fan, 開, or a verb of falling asleep or catching fire, nor before 火, 草 or 燈, where 着 is
+# "asleep", "alight", "going", zoek6 (瞓著咗, 瞌着咗, 燒着咗, 個燈着咗, 引擎著咗, 開着咗, 風扇着咗火, 寫字樓著咗燈) or
+# 着草 "fled" (着咗草); with 着, no word starts inside 瞓着 and 點着 at all (below).
+ALIGHT_AFTER, ALIGHT_BEFORE = "燈擎扇管開瞓點瞌燒", "火草燈"
 NOT_BESIDE = {"人為": ("", "咗"), "代為": ("", "咗"), "着咗": (ALIGHT_AFTER, ALIGHT_BEFORE),
               "著咗": (ALIGHT_AFTER, ALIGHT_BEFORE)}
 
@@ -94,14 +95,12 @@ def skipped(text: str, i: int, word: str) -> bool:
 # "drawbacks", then reads 處 alone: senses.py reads it cyu3 after 好). 中學, since: its 學會 ("a society", wui2) took
 # 中學會考 (會考, wui6) and 中學會 before a verb (the modal, wui5). 因為, since: ToJyutping has no 因為 (its
 # reading is its characters'), so its 為人, 為政 and 為難 (wai4) took 因為人哋, 因為政府 and 因為難產 (HKCanCor reads
-# 因為 wai6 in all 286 places). And 瞓著 and 點著, written with 著 as 瞓着 and 點着 are with 着: its 著咗 ("wore",
-# zoek3) took 瞓著咗; and 瞌着 ("dozed off") and 燒着 ("caught fire") with either (瞌著咗, 燒著咗: zoek6).
+# 因為 wai6 in all 286 places).
 STARTS_NO_WORD_INSIDE = frozenset({
     "可以", "今晚", "琴晚", "聽晚", "尋晚", "政治", "香港", "身上", "司機", "遲早", "員工", "參與", "協商", "單親",
     "唔同", "記得", "組成", "需要", "完全", "範圍", "決定", "肯定", "瞓着", "呢度", "喺度", "邊度", "嗰度", "密度",
     "個人", "行運", "人工", "營商", "花名", "點着", "唔少", "合成", "造成", "最好", "奶茶", "之間", "十幾", "點幾",
-    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好", "中學", "因為", "瞓著", "點著", "瞌着", "瞌著", "燒着",
-    "燒著"})
+    "變成", "好少", "自由", "陣間", "網上", "飲奶", "唔好", "中學", "因為"})
 MODAL, NOT, SAY, ON = "會", "唔", "話", "上"
 NOUNS_BEFORE_WONT = frozenset({"機會", "社會"})
 JOINS_A_CLUB_AFTER = "去要想行"
