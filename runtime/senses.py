@@ -800,12 +800,12 @@ WILL_SAID = "wui5"
 # own 當我冇到 reads it, where it reads 當 alone dong1, "when", "to serve as" (當你發現, 當時, 當更); not before 我面,
 # 你面 or 佢面, "in front of" (佢當我面撕咗封信). Over CTCPC and Common Voice it changed 35 places, 34 of them "to
 # take for"; the other is a "when" after a 你 that a subtitle left without its comma (記得以前嘅你當你再…).
-TAKE_FOR, TAKE_FOR_SAID = "當", "dong3"
+TAKE_FOR, TAKE_FOR_SAID, TAKE_FOR_AFTER = "當", "dong3", PERSONS + "哋"
 
 
 def _takes_for(text: str, matches: list[Match], i: int) -> bool:
     """Whether ``matches[i]``, a 當 read alone, stands between two persons: "to take (someone) for"."""
-    return text[i] == TAKE_FOR and len(matches[i][2]) == 1 and _preceded_by(text, i, PERSONS + "哋") and \
+    return text[i] == TAKE_FOR and len(matches[i][2]) == 1 and _preceded_by(text, i, TAKE_FOR_AFTER) and \
         _followed_by(text, i, PERSONS) and text[i + 2:i + 3] != "面"
 
 
@@ -813,7 +813,7 @@ def _takes_for(text: str, matches: list[Match], i: int) -> bool:
 # within four characters after it, is "to take (something) as", dong3 (都當佢係寶貝, 你唔好當自己係老細,
 # 只係當香港係暫居之所, 就當你係籮底橙), where a 當 that opens its phrase or follows 但, 但係, 而 or 就係 is "when"
 # (但當人哋話我係, 但係當啲人係); not where it begins a word ToJyutping leaves to its characters (我當時係, 當年).
-TAKE_AS_AFTER, TAKE_AS_AFTER_WORDS = "都就唔冇哋" + PERSONS, ("唔好", "好似", "已經", "只係", "梗係", "即係")
+TAKE_AS_AFTER, TAKE_AS_AFTER_WORDS = TAKE_FOR_AFTER + "都就唔冇", ("唔好", "好似", "已經", "只係", "梗係", "即係")
 TAKE_AS, TAKE_AS_WITHIN, TAKE_AS_NOT_BEFORE = "係", 4, "時年日天中初局然代晚"
 
 
